@@ -1,0 +1,38 @@
+# Every target is a thin alias for a go command; `go test ./...` alone works too.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+BIN := bin/sse-dialog-convert
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
+FUZZTIME ?= 30s
+
+.PHONY: build test race lint golden fuzz bench clean
+
+build:
+	go build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sse-dialog-convert
+
+test:
+	go test ./...
+
+race:
+	go test -race ./...
+
+lint:
+	test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
+	go vet ./...
+	go run $(STATICCHECK) ./...
+
+golden:
+	go test ./... -update
+	git status --short -- testdata '*/testdata'
+
+fuzz:
+	go test -run '^$$' -fuzz '^FuzzClaude$$' -fuzztime $(FUZZTIME) ./internal/claude
+	go test -run '^$$' -fuzz '^FuzzCodex$$' -fuzztime $(FUZZTIME) ./internal/codex
+	go test -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) ./internal/convert
+
+bench: build
+	go test -run '^$$' -bench . -benchmem ./internal/...
+	python3 ../shared/bench/compare.py $(BIN) --huge 64
+
+clean:
+	rm -rf bin

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/golden"
+)
+
+// goldenArgs pin everything that would otherwise depend on the machine.
+var goldenArgs = []string{"-o", "-", "--clock", "2026-01-02T03:04:05Z", "--cwd", "/work", "--task", "fixture"}
+
+// TestGolden converts every testdata/<format>/<case>.in.jsonl and compares
+// the dialog with <case>.out.jsonl. Each golden was read against its input
+// when it was first written; -update rewrites them (read the diff).
+// Every output must also pass validate.
+func TestGolden(t *testing.T) {
+	inputs, err := filepath.Glob("../../testdata/*/*.in.jsonl")
+	require.NoError(t, err)
+	require.NotEmpty(t, inputs, "no fixtures found")
+	for _, in := range inputs {
+		format := filepath.Base(filepath.Dir(in))
+		name := format + "/" + strings.TrimSuffix(filepath.Base(in), ".in.jsonl")
+		t.Run(name, func(t *testing.T) {
+			args := append(append([]string{}, goldenArgs...), "--format", formatFor(format), in)
+			var stdout, stderr bytes.Buffer
+			code := run(args, strings.NewReader(""), &stdout, &stderr)
+			require.Equal(t, 0, code, "stderr: %s", stderr.String())
+			requireValid(t, stdout.Bytes())
+			golden.Check(t, strings.TrimSuffix(in, ".in.jsonl")+".out.jsonl", stdout.Bytes())
+
+			// The same input read as CRLF must give the same dialog.
+			raw, err := os.ReadFile(in)
+			require.NoError(t, err)
+			crlf := bytes.ReplaceAll(raw, []byte("\n"), []byte("\r\n"))
+			var again bytes.Buffer
+			args[len(args)-1] = "-"
+			require.Equal(t, 0, run(args, bytes.NewReader(crlf), &again, &stderr))
+			assert.Equal(t, stdout.String(), again.String(), "CRLF input changed the dialog")
+		})
+	}
+}
+
+// formatFor maps a testdata folder to a --format value: folders named after
+// a format use it; any other folder (e.g. "input") uses auto-detection.
+func formatFor(dir string) string {
+	if _, ok := pickFormats(dir); ok {
+		return dir
+	}
+	return "auto"
+}
+
+// requireValid fails the test when the dialog breaks the contract.
+func requireValid(t *testing.T, out []byte) {
+	t.Helper()
+	var findings []string
+	_, err := dialog.Validate(bytes.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	require.NoError(t, err)
+	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out)
+}

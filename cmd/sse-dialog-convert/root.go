@@ -1,0 +1,101 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+const name = "sse-dialog-convert"
+
+// usageError is a mistake in the command line: exit 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// exitError carries an exit code whose cause was already reported (or needs
+// no words): --strict findings, an invalid dialog, a signal, an agent's code.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// run is the whole program; main only passes it the process's streams.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if args == nil {
+		args = []string{} // nil makes cobra read os.Args
+	}
+	cmd := newRootCmd(stdin, stdout, stderr)
+	cmd.SetArgs(args)
+	return exitCode(cmd.Execute(), stderr)
+}
+
+// exitCode maps an error to the exit status, printing it once: 0 ok, 1
+// failure, 2 usage; an exitError's own code as it is.
+func exitCode(err error, stderr io.Writer) int {
+	var ue *usageError
+	var ee *exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "%s: %v\nRun '%s --help' for usage.\n", name, err, name)
+		return 2
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", name, err)
+	return 1
+}
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var opt convertOptions
+	cmd := &cobra.Command{
+		Use:   name + " [flags] [FILE ...]",
+		Short: "Convert coding-agent JSON event streams into SSEBench dialog.jsonl",
+		Long: `sse-dialog-convert reads the JSON event stream of a coding agent — Claude Code
+(--output-format stream-json --verbose) or OpenAI Codex (exec --json) — and
+writes the SSEBench dialog protocol: one JSON entry per line, each written and
+flushed as soon as its input line is read, so the web UI can show the run live.
+
+Input is the FILEs in order, as one stream, or standard input when there are
+none (or for "-"). Output goes to -o PATH, else $SSE_ARCHIVE/dialog.jsonl, else
+/tmp/sse-archive/dialog.jsonl; the folder is created and the file overwritten.
+Lines that are not JSON objects are skipped, counted and reported on stderr.
+
+Exit status: 0 ok; 1 failure (I/O, --strict findings, invalid dialog); 2 usage;
+128+N when stopped by signal N (the dialog then ends with status timeout).`,
+		Example: `  # live, in a benchmark container
+  claude -p "$PROMPT" --output-format stream-json --verbose | sse-dialog-convert --prompt "$PROMPT"
+
+  # a saved transcript
+  sse-dialog-convert transcript.jsonl -o dialog.jsonl
+
+  # mid-pipeline: keep the agent's output flowing
+  codex exec --json "$PROMPT" | sse-dialog-convert --tee | jq -c .
+
+  # check a dialog against the protocol
+  sse-dialog-convert validate dialog.jsonl`,
+		Version:               buildVersion(),
+		SilenceUsage:          true,
+		SilenceErrors:         true,
+		DisableFlagsInUseLine: true,
+		Args:                  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runConvert(opt, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.SetIn(stdin)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	opt.register(cmd)
+	cmd.AddCommand(newValidateCmd())
+	return cmd
+}

@@ -1,0 +1,265 @@
+// Package convert runs the conversion: it frames input into JSON objects,
+// picks the adapter for the input format, and feeds every object to it,
+// while the dialog.Writer keeps the output valid. Bad input is skipped,
+// counted and reported briefly; it never stops a run.
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+)
+
+// Adapter turns the events of one input format into calls on a dialog.Writer.
+// A new Adapter is made per conversion, so it may keep state across lines.
+type Adapter interface {
+	// Event handles one JSON object of the input (valid JSON, an object).
+	// obj is valid only during the call. Unknown events are skipped without
+	// an error; an error means the event was malformed and is reported.
+	Event(obj []byte) error
+	// Summary is what the complete entry should say, given everything seen.
+	Summary() dialog.Summary
+}
+
+// Format is one input format.
+type Format struct {
+	Name string
+	// Detect reports whether an object is an event of this format.
+	Detect func(obj []byte) bool
+	New    func(w *dialog.Writer) Adapter
+}
+
+// Stats counts what a conversion saw.
+type Stats struct {
+	Lines   int // input lines read
+	Records int // JSON objects handed to the adapter
+	Bad     int // records skipped as broken (not JSON, not an object, malformed)
+	Unknown int // records of no known format, before the format was detected
+}
+
+// maxReports is how many bad records are reported one by one per input;
+// the rest are counted in one closing line.
+const maxReports = 10
+
+// maxDepth is the nesting depth past which a line is skipped as broken.
+const maxDepth = 100000
+
+// maxHeld bounds the records kept while the format is still unknown, to be
+// replayed once it is detected.
+const maxHeld = 64
+
+// Converter converts one or more inputs into one dialog. Feed and Close may
+// be called from different goroutines (a signal handler closes the dialog
+// while Feed waits for input): a mutex keeps each record whole.
+type Converter struct {
+	mu      sync.Mutex
+	w       *dialog.Writer
+	formats []Format
+	adapter Adapter
+	stderr  io.Writer
+	tee     io.Writer
+	teeErr  error
+	stats   Stats
+	held    [][]byte
+	closed  bool
+}
+
+// Options configure a Converter.
+type Options struct {
+	// Formats are tried in order on each object until one detects it; with
+	// one format, it is used from the start.
+	Formats []Format
+	// Stderr receives the diagnostics for bad input.
+	Stderr io.Writer
+	// Tee, when set, receives every input byte unchanged as it is read.
+	Tee io.Writer
+}
+
+// New returns a Converter writing to w.
+func New(w *dialog.Writer, opt Options) *Converter {
+	c := &Converter{w: w, formats: opt.Formats, stderr: opt.Stderr, tee: opt.Tee}
+	if c.stderr == nil {
+		c.stderr = io.Discard
+	}
+	if len(c.formats) == 1 {
+		c.adapter = c.formats[0].New(w)
+	}
+	return c
+}
+
+// Stats returns the counts so far.
+func (c *Converter) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+// Adapter returns the adapter in use, nil while the format is unknown.
+func (c *Converter) Adapter() Adapter {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.adapter
+}
+
+// OutputError is a failure to write the dialog: it ends the run.
+type OutputError struct{ Err error }
+
+func (e *OutputError) Error() string { return e.Err.Error() }
+func (e *OutputError) Unwrap() error { return e.Err }
+
+// Feed converts everything r holds; name is used in diagnostics. It returns
+// a read error, or an *OutputError when the dialog cannot be written.
+func (c *Converter) Feed(r io.Reader, name string) error {
+	rr := newRecordReader(r)
+	var rec record
+	reported, bad := 0, 0
+	for {
+		err := rr.next(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.stats.Lines = rr.line
+		if c.closed {
+			c.mu.Unlock()
+			return nil
+		}
+		if c.tee != nil && c.teeErr == nil {
+			if _, err := c.tee.Write(rec.raw); err != nil {
+				c.teeErr = err // a reader that went away must not cost the dialog
+			}
+		}
+		problem := c.record(rec.data)
+		werr := c.w.Err()
+		c.mu.Unlock()
+		if problem != "" {
+			bad++
+			if reported < maxReports {
+				reported++
+				fmt.Fprintf(c.stderr, "%s:%d: %s\n", name, rec.line, problem)
+			}
+		}
+		if werr != nil {
+			return &OutputError{werr}
+		}
+	}
+	if bad > reported {
+		fmt.Fprintf(c.stderr, "%s: %d more bad lines skipped (%d in all)\n", name, bad-reported, bad)
+	}
+	return nil
+}
+
+// record converts one record and returns what was wrong with it, if anything.
+func (c *Converter) record(data []byte) string {
+	if len(data) == 0 {
+		return ""
+	}
+	if tooDeep(data, maxDepth) {
+		c.stats.Bad++
+		return "skipped: nested too deep"
+	}
+	if !gjson.ValidBytes(data) {
+		c.stats.Bad++
+		return "skipped: not valid JSON" + preview(data)
+	}
+	switch data[0] {
+	case '{':
+		return c.object(data)
+	case '[':
+		// Some CLIs print a whole run as one array of events.
+		problem := ""
+		gjson.ParseBytes(data).ForEach(func(_, v gjson.Result) bool {
+			if p := c.object([]byte(v.Raw)); p != "" && problem == "" {
+				problem = p
+			}
+			return true
+		})
+		return problem
+	}
+	c.stats.Bad++
+	return "skipped: a JSON value that is not an object" + preview(data)
+}
+
+func (c *Converter) object(obj []byte) string {
+	if len(obj) == 0 || obj[0] != '{' {
+		c.stats.Bad++
+		return "skipped: a JSON value that is not an object" + preview(obj)
+	}
+	if c.adapter == nil && !c.detect(obj) {
+		c.stats.Unknown++
+		if len(c.held) < maxHeld {
+			c.held = append(c.held, append([]byte(nil), obj...))
+		}
+		return ""
+	}
+	c.stats.Records++
+	c.w.BeginLine()
+	if err := c.adapter.Event(obj); err != nil {
+		c.stats.Bad++
+		return "skipped: " + err.Error()
+	}
+	return ""
+}
+
+// detect picks the format of obj, if any, and replays the records held
+// while the format was unknown.
+func (c *Converter) detect(obj []byte) bool {
+	for _, f := range c.formats {
+		if f.Detect(obj) {
+			c.adapter = f.New(c.w)
+			held := c.held
+			c.held = nil
+			for _, h := range held {
+				c.stats.Unknown--
+				c.stats.Records++
+				c.w.BeginLine()
+				_ = c.adapter.Event(h) // a held record that is no event of the format stays skipped
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// Close ends the dialog with the adapter's summary; ending, if not nil,
+// overrides its status (a signal, a timeout). Only the first call writes.
+func (c *Converter) Close(ending *dialog.Ending) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return c.w.Err()
+	}
+	c.closed = true
+	var s dialog.Summary
+	if c.adapter != nil {
+		s = c.adapter.Summary()
+	}
+	c.w.BeginLine()
+	if err := c.w.Close(s, ending); err != nil {
+		return &OutputError{err}
+	}
+	return nil
+}
+
+// TeeErr returns the error that stopped --tee, if any.
+func (c *Converter) TeeErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.teeErr
+}
+
+func preview(b []byte) string {
+	const n = 40
+	if len(b) > n {
+		b = b[:n]
+	}
+	return fmt.Sprintf(" (%q…)", string(b))
+}

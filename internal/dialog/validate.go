@@ -1,0 +1,343 @@
+package dialog
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"regexp"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// Finding is one way a dialog breaks the contract. Line is 1-based; 0 means
+// the file as a whole.
+type Finding struct {
+	Line int    `json:"line"`
+	Msg  string `json:"message"`
+}
+
+func (f Finding) String() string {
+	if f.Line == 0 {
+		return f.Msg
+	}
+	return fmt.Sprintf("%d: %s", f.Line, f.Msg)
+}
+
+// isoUTC matches the timestamps the protocol allows: ISO 8601 in UTC, with
+// Z or +00:00 and optional fractional seconds.
+var isoUTC = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:00)$`)
+
+type startedTool struct {
+	name string
+	line int
+}
+
+type validator struct {
+	report     func(Finding)
+	n          int // entries seen
+	lastTS     time.Time
+	haveTS     bool
+	initLine   int
+	promptSeen bool
+	complete   int // line of the complete entry, 0 if none
+	open       map[string]startedTool
+	seen       map[string]int // every tool id ever started -> line
+	count      int
+}
+
+// Validate reads a dialog and reports every way it breaks the contract,
+// in line order. It returns the number of findings, or an error if r fails.
+func Validate(r io.Reader, report func(Finding)) (int, error) {
+	v := &validator{report: report, open: map[string]startedTool{}, seen: map[string]int{}}
+	br := bufio.NewReaderSize(r, 64<<10)
+	line := 0
+	for {
+		b, err := br.ReadBytes('\n')
+		if len(b) > 0 {
+			line++
+			if b[len(b)-1] != '\n' {
+				v.find(line, "the last line has no line ending")
+			} else {
+				b = b[:len(b)-1]
+			}
+			v.line(line, b)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return v.count, err
+		}
+	}
+	v.end(line)
+	return v.count, nil
+}
+
+func (v *validator) find(line int, format string, args ...any) {
+	v.count++
+	v.report(Finding{Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) line(ln int, b []byte) {
+	if len(b) == 0 {
+		v.find(ln, "blank line")
+		return
+	}
+	if !utf8.Valid(b) {
+		v.find(ln, "invalid UTF-8")
+		return
+	}
+	if !gjson.ValidBytes(b) {
+		v.find(ln, "not valid JSON")
+		return
+	}
+	e := gjson.ParseBytes(b)
+	if !e.IsObject() {
+		v.find(ln, "not a JSON object")
+		return
+	}
+	v.n++
+
+	if seq := e.Get("seq"); !isInt(seq) {
+		v.find(ln, "seq must be an integer, got %s", describe(seq))
+	} else if seq.Int() != int64(v.n-1) {
+		v.find(ln, "seq %d where %d was expected", seq.Int(), v.n-1)
+	}
+	v.checkTS(ln, e.Get("ts"))
+
+	typ := e.Get("type")
+	if typ.Type != gjson.String {
+		v.find(ln, "type must be a string, got %s", describe(typ))
+		return
+	}
+	if v.complete != 0 {
+		v.find(ln, "%s entry after complete (line %d)", typ.Str, v.complete)
+	}
+	if v.n == 1 && typ.Str != "init" {
+		v.find(ln, "the first entry must be init, got %s", typ.Str)
+	}
+	switch typ.Str {
+	case "init":
+		if v.initLine != 0 {
+			v.find(ln, "second init (first on line %d)", v.initLine)
+		}
+		v.initLine = ln
+		data := e.Get("data")
+		if !data.IsObject() {
+			v.find(ln, "init.data must be an object, got %s", describe(data))
+			return
+		}
+		for _, k := range []string{"task", "cwd", "model", "agent"} {
+			v.needString(ln, data, k, "init.data.")
+		}
+	case "prompt":
+		if v.promptSeen {
+			v.find(ln, "second prompt")
+		} else if v.n != 2 {
+			v.find(ln, "prompt must come right after init")
+		}
+		v.promptSeen = true
+		v.needString(ln, e, "content", "prompt.")
+	case "message":
+		if role := e.Get("role"); role.Type != gjson.String || role.Str != "assistant" {
+			v.find(ln, `message.role must be "assistant", got %s`, describe(role))
+		}
+		v.needString(ln, e, "content", "message.")
+		if tok := e.Get("tokens"); tok.Exists() {
+			v.checkTokens(ln, tok, "message.tokens")
+		}
+		v.optString(ln, e, "parent_tool_id", "message.")
+	case "thinking":
+		v.needString(ln, e, "content", "thinking.")
+		v.optString(ln, e, "parent_tool_id", "thinking.")
+	case "tool":
+		v.tool(ln, e)
+	case "complete":
+		v.completeEntry(ln, e)
+	default:
+		v.find(ln, "unknown entry type %q", typ.Str)
+	}
+}
+
+func (v *validator) checkTS(ln int, ts gjson.Result) {
+	if ts.Type != gjson.String {
+		v.find(ln, "ts must be a string, got %s", describe(ts))
+		return
+	}
+	if !isoUTC.MatchString(ts.Str) {
+		v.find(ln, "ts %q is not ISO 8601 UTC", ts.Str)
+		return
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts.Str)
+	if err != nil {
+		v.find(ln, "ts %q is not a valid time", ts.Str)
+		return
+	}
+	if v.haveTS && t.Before(v.lastTS) {
+		v.find(ln, "ts %s is before the previous entry's %s", ts.Str, v.lastTS.Format(time.RFC3339Nano))
+	}
+	v.lastTS, v.haveTS = t, true
+}
+
+func (v *validator) tool(ln int, e gjson.Result) {
+	id := e.Get("tool_id")
+	name := e.Get("name")
+	status := e.Get("status")
+	ok := true
+	if id.Type != gjson.String || id.Str == "" {
+		v.find(ln, "tool.tool_id must be a non-empty string, got %s", describe(id))
+		ok = false
+	}
+	if name.Type != gjson.String {
+		v.find(ln, "tool.name must be a string, got %s", describe(name))
+		ok = false
+	}
+	v.optString(ln, e, "parent_tool_id", "tool.")
+	if status.Type != gjson.String {
+		v.find(ln, "tool.status must be a string, got %s", describe(status))
+		return
+	}
+	switch status.Str {
+	case "running":
+		if args := e.Get("args"); args.Exists() && !args.IsObject() {
+			v.find(ln, "tool.args must be an object, got %s", describe(args))
+		}
+		if !ok {
+			return
+		}
+		if first, dup := v.seen[id.Str]; dup {
+			v.find(ln, "tool_id %q reused (first started on line %d)", id.Str, first)
+			return
+		}
+		v.seen[id.Str] = ln
+		v.open[id.Str] = startedTool{name: name.Str, line: ln}
+	case "success", "error":
+		v.optString(ln, e, "result", "tool.")
+		v.optString(ln, e, "error", "tool.")
+		if !ok {
+			return
+		}
+		st, isOpen := v.open[id.Str]
+		switch {
+		case isOpen:
+			if st.name != name.Str {
+				v.find(ln, "tool %q result named %q, started as %q on line %d", id.Str, name.Str, st.name, st.line)
+			}
+			delete(v.open, id.Str)
+		case v.seen[id.Str] != 0:
+			v.find(ln, "tool %q ended twice (started on line %d)", id.Str, v.seen[id.Str])
+		default:
+			v.find(ln, "tool %q ended but never started", id.Str)
+		}
+	default:
+		v.find(ln, "tool.status %q is not running, success or error", status.Str)
+	}
+}
+
+func (v *validator) completeEntry(ln int, e gjson.Result) {
+	if v.complete != 0 {
+		v.find(ln, "second complete (first on line %d)", v.complete)
+	}
+	v.complete = ln
+	switch st := e.Get("status"); {
+	case st.Type != gjson.String:
+		v.find(ln, "complete.status must be a string, got %s", describe(st))
+	case st.Str != "success" && st.Str != "error" && st.Str != "timeout":
+		v.find(ln, "complete.status %q is not success, error or timeout", st.Str)
+	}
+	for _, k := range []string{"turns", "duration_ms"} {
+		if f := e.Get(k); !isInt(f) || f.Int() < 0 {
+			v.find(ln, "complete.%s must be a non-negative integer, got %s", k, describe(f))
+		}
+	}
+	if tok := e.Get("total_tokens"); !tok.Exists() {
+		v.find(ln, "complete.total_tokens is missing")
+	} else {
+		v.checkTokens(ln, tok, "complete.total_tokens")
+	}
+	v.optString(ln, e, "message", "complete.")
+	v.reportOpen("tool %q started here has no result before complete")
+	clear(v.open)
+}
+
+func (v *validator) checkTokens(ln int, tok gjson.Result, what string) {
+	if !tok.IsObject() {
+		v.find(ln, "%s must be an object, got %s", what, describe(tok))
+		return
+	}
+	for _, k := range []string{"in", "out"} {
+		if f := tok.Get(k); !isInt(f) || f.Int() < 0 {
+			v.find(ln, "%s.%s must be a non-negative integer, got %s", what, k, describe(f))
+		}
+	}
+}
+
+func (v *validator) end(lines int) {
+	if v.n == 0 {
+		v.find(0, "empty dialog: no entries")
+		return
+	}
+	if v.complete == 0 {
+		v.find(lines, "no complete entry: the dialog is unfinished")
+		v.reportOpen("tool %q started here never ended")
+	}
+}
+
+// reportOpen reports the tools still open, in the order they started.
+func (v *validator) reportOpen(format string) {
+	ids := slices.SortedFunc(maps.Keys(v.open), func(a, b string) int { return v.open[a].line - v.open[b].line })
+	for _, id := range ids {
+		v.find(v.open[id].line, format, id)
+	}
+}
+
+func (v *validator) needString(ln int, obj gjson.Result, key, prefix string) {
+	if f := obj.Get(key); f.Type != gjson.String {
+		v.find(ln, "%s%s must be a string, got %s", prefix, key, describe(f))
+	}
+}
+
+func (v *validator) optString(ln int, obj gjson.Result, key, prefix string) {
+	if f := obj.Get(key); f.Exists() && f.Type != gjson.String {
+		v.find(ln, "%s%s must be a string, got %s", prefix, key, describe(f))
+	}
+}
+
+func isInt(r gjson.Result) bool {
+	if r.Type != gjson.Number {
+		return false
+	}
+	for _, c := range []byte(r.Raw) {
+		if c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
+}
+
+func describe(r gjson.Result) string {
+	switch r.Type {
+	case gjson.Null:
+		if !r.Exists() {
+			return "nothing"
+		}
+		return "null"
+	case gjson.String:
+		return fmt.Sprintf("string %q", r.Str)
+	case gjson.JSON:
+		if r.IsArray() {
+			return "an array"
+		}
+		return "an object"
+	}
+	s := r.Raw
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return s
+}
