@@ -1,0 +1,105 @@
+package dialog
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
+)
+
+func validateFile(t *testing.T, path string) []Finding {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var got []Finding
+	n, err := Validate(f, func(fd Finding) { got = append(got, fd) })
+	require.NoError(t, err)
+	require.Equal(t, len(got), n)
+	return got
+}
+
+func TestValidateAcceptsValidDialogs(t *testing.T) {
+	files, err := filepath.Glob("testdata/valid/*.jsonl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			assert.Empty(t, validateFile(t, path))
+		})
+	}
+}
+
+// Each broken dialog must give a finding on the line where it breaks.
+func TestValidateRejectsBrokenDialogs(t *testing.T) {
+	cases := map[string]struct {
+		line int
+		msg  string
+	}{
+		"seq-gap":                    {2, "seq 2 where 1 was expected"},
+		"seq-repeat":                 {2, "seq 0 where 1 was expected"},
+		"seq-string":                 {2, "seq must be an integer"},
+		"init-not-first":             {1, "the first entry must be init"},
+		"no-complete":                {2, "no complete entry"},
+		"two-completes":              {3, "second complete (first on line 2)"},
+		"entry-after-complete":       {3, "message entry after complete"},
+		"tool-unfinished":            {2, `tool "t1" started here has no result before complete`},
+		"tool-unmatched":             {2, `tool "t9" ended but never started`},
+		"tool-renamed":               {3, `result named "edit", started as "bash"`},
+		"tool-id-reused":             {4, `tool_id "t1" reused (first started on line 2)`},
+		"tool-status-unknown":        {2, `tool.status "done" is not running, success or error`},
+		"tool-args-string":           {2, "tool.args must be an object"},
+		"complete-status-unknown":    {2, `complete.status "cancelled" is not success, error or timeout`},
+		"type-unknown":               {2, `unknown entry type "note"`},
+		"init-model-missing":         {1, "init.data.model must be a string, got nothing"},
+		"message-content-not-string": {2, "message.content must be a string"},
+		"message-role-user":          {2, `message.role must be "assistant"`},
+		"complete-turns-string":      {2, "complete.turns must be a non-negative integer"},
+		"complete-tokens-missing":    {2, "complete.total_tokens is missing"},
+		"ts-not-iso":                 {2, "is not ISO 8601 UTC"},
+		"ts-not-utc":                 {2, "is not ISO 8601 UTC"},
+		"ts-backwards":               {2, "is before the previous entry's"},
+		"invalid-utf8":               {2, "invalid UTF-8"},
+		"not-json":                   {2, "not valid JSON"},
+		"not-object":                 {2, "not a JSON object"},
+		"empty":                      {0, "empty dialog"},
+		"two-prompts":                {3, "second prompt"},
+		"no-final-newline":           {2, "no line ending"},
+	}
+	files, err := filepath.Glob("testdata/invalid/*.jsonl")
+	require.NoError(t, err)
+	require.Len(t, files, len(cases), "every broken dialog in testdata/invalid needs a case here")
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			want, ok := cases[name]
+			require.True(t, ok, "no expectation for %s", name)
+			got := validateFile(t, path)
+			require.NotEmpty(t, got, "validate accepted a broken dialog")
+			found := false
+			for _, f := range got {
+				if f.Line == want.line && strings.Contains(f.Msg, want.msg) {
+					found = true
+				}
+			}
+			assert.True(t, found, "want a finding on line %d containing %q; got %v", want.line, want.msg, got)
+		})
+	}
+}
+
+func TestValidateChecksPromptPlace(t *testing.T) {
+	in := `{"seq":0,"ts":"2025-01-15T10:30:00Z","type":"init","data":{"task":"t","cwd":"/","model":"m","agent":"a"}}
+{"seq":1,"ts":"2025-01-15T10:30:00Z","type":"message","role":"assistant","content":"x"}
+{"seq":2,"ts":"2025-01-15T10:30:00Z","type":"prompt","content":"late"}
+{"seq":3,"ts":"2025-01-15T10:30:00Z","type":"complete","status":"success","turns":0,"duration_ms":0,"total_tokens":{"in":0,"out":0}}
+`
+	var got []Finding
+	_, err := Validate(strings.NewReader(in), func(f Finding) { got = append(got, f) })
+	require.NoError(t, err)
+	assert.Equal(t, []Finding{{Line: 3, Msg: "prompt must come right after init"}}, got)
+}

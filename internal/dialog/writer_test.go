@@ -1,0 +1,346 @@
+package dialog
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var pinned = FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+
+// entries decodes a dialog into one map per line, after checking it is valid.
+func entries(t *testing.T, out []byte) []map[string]any {
+	t.Helper()
+	var findings []string
+	_, err := Validate(bytes.NewReader(out), func(f Finding) { findings = append(findings, f.String()) })
+	require.NoError(t, err)
+	require.Empty(t, findings, "invalid dialog:\n%s", out)
+	var es []map[string]any
+	for _, line := range bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n")) {
+		var e map[string]any
+		require.NoError(t, json.Unmarshal(line, &e))
+		es = append(es, e)
+	}
+	return es
+}
+
+func types(es []map[string]any) string {
+	var s []string
+	for _, e := range es {
+		typ := e["type"].(string)
+		if st, ok := e["status"].(string); ok && typ == "tool" {
+			typ += ":" + st
+		}
+		s = append(s, typ)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestWriterOrdersInitPromptBodyComplete(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned, Prompt: "fix it", HasPrompt: true, Task: "T1", DefaultCWD: "/proc-wd"})
+	w.SetAgent("codex")
+	w.Message(Message{Content: Plain("hello")})
+	w.StreamPrompt(Plain("ignored: the flag's prompt wins"))
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess, Turns: 1}, nil))
+
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "init prompt message complete", types(es))
+	assert.Equal(t, map[string]any{"task": "T1", "cwd": "/proc-wd", "model": "unknown", "agent": "codex"}, es[0]["data"])
+	assert.Equal(t, "fix it", es[1]["content"])
+	assert.Equal(t, "2026-01-02T03:04:05.000Z", es[0]["ts"])
+}
+
+func TestWriterMetaWritesInitOnceAndFlagsWin(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned, Model: "flag-model"})
+	w.Meta(Meta{Model: "stream-model", CWD: "/stream", Agent: "claude-code"})
+	require.Equal(t, 1, w.Entries(), "Meta writes init at once, for the live view")
+	w.Meta(Meta{Model: "second", CWD: "/second"})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "init complete", types(es))
+	assert.Equal(t, map[string]any{"task": "", "cwd": "/stream", "model": "flag-model", "agent": "claude-code"}, es[0]["data"])
+}
+
+func TestWriterStreamPrompt(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.Meta(Meta{Model: "m"})
+	w.StreamPrompt(RawString(`"from \"stream\""`))
+	w.StreamPrompt(Plain("second is ignored"))
+	w.Message(Message{Content: Plain("a")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "init prompt message complete", types(es))
+	assert.Equal(t, `from "stream"`, es[1]["content"])
+
+	// A prompt that arrives after the body started has no place left.
+	out.Reset()
+	w = NewWriter(&out, Options{Clock: pinned})
+	w.Message(Message{Content: Plain("a")})
+	w.StreamPrompt(Plain("too late"))
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	assert.Equal(t, "init message complete", types(entries(t, out.Bytes())))
+}
+
+func TestWriterPairsToolsAndMakesIDsUnique(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.ToolStart(ToolCall{ID: "item_0", Name: "bash", Args: `{"command":"ls"}`})
+	w.ToolEnd(ToolResult{ID: "item_0", Output: Plain("a\nb")})
+	w.ToolStart(ToolCall{ID: "item_0", Name: "bash", Args: `{"command":"pwd"}`}) // a second process restarts item_0
+	w.ToolEnd(ToolResult{ID: "item_0", Output: Plain("exit 1"), IsError: true})
+	w.ToolEnd(ToolResult{ID: "ghost", Output: Plain("orphan"), Name: "Read"}) // result of a call never started
+	w.ToolStart(ToolCall{ID: "left-open", Name: "Agent", Args: `"not an object"`})
+	require.NoError(t, w.Close(Summary{}, nil))
+
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "init tool:running tool:success tool:running tool:error tool:running tool:success tool:running tool:error complete", types(es))
+	assert.Equal(t, "item_0", es[1]["tool_id"])
+	assert.Equal(t, "item_0", es[2]["tool_id"])
+	assert.Equal(t, "item_0#2", es[3]["tool_id"])
+	assert.Equal(t, "item_0#2", es[4]["tool_id"])
+	assert.Equal(t, "exit 1", es[4]["error"])
+	assert.Equal(t, "Read", es[5]["name"])
+	assert.Equal(t, "orphan", es[6]["result"])
+	assert.Equal(t, map[string]any{"input": "not an object"}, es[7]["args"])
+	assert.Equal(t, "left-open", es[8]["tool_id"])
+	assert.Contains(t, es[8]["error"], "no result")
+	assert.Equal(t, "error", es[9]["status"])
+	assert.Equal(t, "incomplete", es[9]["reason"])
+}
+
+func TestWriterParentIDFollowsRenamedCall(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.ToolStart(ToolCall{ID: "a", Name: "Agent"})
+	w.ToolEnd(ToolResult{ID: "a"})
+	w.ToolStart(ToolCall{ID: "a", Name: "Agent"}) // becomes a#2
+	w.ToolStart(ToolCall{ID: "r", Name: "Read", Parent: "a"})
+	w.Thinking(Plain("hmm"), "a")
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "a#2", es[4]["parent_tool_id"])
+	assert.Equal(t, "a#2", es[5]["parent_tool_id"])
+}
+
+func TestWriterCompleteOnceAndLast(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.Message(Message{Content: Plain("x")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess, Turns: 3, Tokens: Tokens{In: 10, Out: 2, CacheRead: 7}}, nil))
+	w.Message(Message{Content: Plain("after the end")})
+	w.ToolStart(ToolCall{ID: "t", Name: "bash"})
+	require.NoError(t, w.Close(Summary{Status: StatusError}, nil))
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "init message complete", types(es))
+	assert.Equal(t, map[string]any{"in": 10.0, "out": 2.0, "cache_read": 7.0}, es[2]["total_tokens"])
+	assert.EqualValues(t, 3, es[2]["turns"])
+}
+
+func TestWriterEndingOverridesSummary(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.ToolStart(ToolCall{ID: "t", Name: "bash"})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess, Message: "done", HasCost: true, CostUSD: 0.25},
+		&Ending{Status: StatusTimeout, Reason: ReasonSignal, Message: "stopped by SIGTERM"}))
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "init tool:running tool:error complete", types(es))
+	assert.Equal(t, "timeout", es[3]["status"])
+	assert.Equal(t, "signal", es[3]["reason"])
+	assert.Equal(t, "stopped by SIGTERM", es[3]["message"])
+	assert.Equal(t, 0.25, es[3]["cost_usd"])
+}
+
+func TestWriterTimestamps(t *testing.T) {
+	var out bytes.Buffer
+	clock := &stepClock{t: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)}
+	w := NewWriter(&out, Options{Clock: clock})
+	w.BeginLine()
+	w.Message(Message{Content: Plain("clock time")}) // init + message at the clock
+	w.BeginLine()
+	w.SourceTime("2026-05-01T00:00:10.5+02:00") // before the clock, once in UTC: kept from going back
+	w.Message(Message{Content: Plain("source time, clamped")})
+	w.BeginLine()
+	w.SourceTime("2026-05-01T00:00:30Z")
+	w.Message(Message{Content: Plain("source time")})
+	w.BeginLine() // no timestamp: the source's last one, not the clock
+	w.Message(Message{Content: Plain("inherits")})
+	w.BeginLine()
+	w.SourceTime("not a time")
+	w.Message(Message{Content: Plain("bad source ts ignored")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	var ts []string
+	for _, e := range es {
+		ts = append(ts, e["ts"].(string))
+	}
+	assert.Equal(t, []string{
+		"2026-05-01T00:00:02.000Z", "2026-05-01T00:00:02.000Z", // NewWriter read the clock once already
+		"2026-05-01T00:00:02.000Z",
+		"2026-05-01T00:00:30.000Z", "2026-05-01T00:00:30.000Z", "2026-05-01T00:00:30.000Z", "2026-05-01T00:00:30.000Z",
+	}, ts)
+	// Duration comes from the span of the source's timestamps when the source gives none.
+	assert.EqualValues(t, 30000-(-7200000+10500), es[6]["duration_ms"])
+}
+
+// stepClock advances one second per call.
+type stepClock struct{ t time.Time }
+
+func (c *stepClock) Now() time.Time { c.t = c.t.Add(time.Second); return c.t }
+
+func TestWriterOutputIsValidUTF8(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.Message(Message{Content: Plain("caf\xe9 \x00 ok")})
+	w.Thinking(RawString(`"lone \ud800 surrogate, pair \ud83d\ude00"`), "")
+	w.ToolStart(ToolCall{ID: "t\xff", Name: "n\xfe", Args: `{"k\ud800":"v\udc00"}`})
+	w.ToolEnd(ToolResult{ID: "t\xff", Output: RawString("\"raw \xff byte\"")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess, Message: "m\xc3"}, nil))
+	require.True(t, utf8.Valid(out.Bytes()))
+	assert.NotContains(t, out.String(), `\ud800`)
+	assert.NotContains(t, out.String(), `\udc00`)
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "caf\ufffd \x00 ok", es[1]["content"])
+	assert.Equal(t, "lone \ufffd surrogate, pair 😀", es[2]["content"])
+	assert.Equal(t, map[string]any{"k\ufffd": "v\ufffd"}, es[3]["args"])
+	assert.Equal(t, "raw \ufffd byte", es[4]["result"])
+}
+
+// oneLineWriter records each Write, to prove an entry is one write.
+type oneLineWriter struct{ writes [][]byte }
+
+func (o *oneLineWriter) Write(p []byte) (int, error) {
+	o.writes = append(o.writes, append([]byte(nil), p...))
+	return len(p), nil
+}
+
+func TestWriterOneWritePerEntry(t *testing.T) {
+	var o oneLineWriter
+	w := NewWriter(&o, Options{Clock: pinned, Prompt: "p", HasPrompt: true})
+	w.ToolStart(ToolCall{ID: "a", Name: "bash", Args: `{"x": [1, 2, {"y": "z"}]}`})
+	w.ToolEnd(ToolResult{ID: "a", Output: Plain(strings.Repeat("long ", 10000))})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	require.Len(t, o.writes, 5)
+	for i, wr := range o.writes {
+		assert.Equal(t, 1, bytes.Count(wr, []byte("\n")), "write %d", i)
+		assert.True(t, bytes.HasSuffix(wr, []byte("\n")))
+		assert.True(t, json.Valid(bytes.TrimSuffix(wr, []byte("\n"))))
+	}
+	assert.Contains(t, string(o.writes[2]), `"args":{"x":[1,2,{"y":"z"}]}`, "args are written compact")
+}
+
+type failingWriter struct{ after int }
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if f.after == 0 {
+		return 0, errors.New("disk full")
+	}
+	f.after--
+	return len(p), nil
+}
+
+func TestWriterStopsAtFirstWriteError(t *testing.T) {
+	fw := &failingWriter{after: 1}
+	w := NewWriter(fw, Options{Clock: pinned})
+	w.Message(Message{Content: Plain("x")})
+	require.EqualError(t, w.Err(), "disk full")
+	assert.EqualError(t, w.Close(Summary{Status: StatusSuccess}, nil), "disk full")
+}
+
+func TestWriterCapsToolText(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned, MaxText: 10})
+	w.ToolStart(ToolCall{ID: "a", Name: "Write", Args: `{"content":"0123456789abcdef","n":1}`})
+	w.ToolEnd(ToolResult{ID: "a", Output: Plain("ééééééé")}) // 14 bytes: cut at 10 falls on a boundary
+	w.Message(Message{Content: Plain(strings.Repeat("m", 50))})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	assert.Equal(t, map[string]any{"content": "0123456789 … [6 more bytes cut]", "n": 1.0}, es[1]["args"])
+	assert.Equal(t, "ééééé … [4 more bytes cut]", es[2]["result"])
+	assert.Len(t, es[3]["content"], 50, "messages are not capped")
+}
+
+// The writer must produce a valid dialog whatever sequence of calls its
+// callers make: the same random-but-seeded call sequences as the fuzz target.
+func TestWriterAnyCallSequenceIsValid(t *testing.T) {
+	for seed := range 300 {
+		script := make([]byte, 64)
+		x := uint32(seed*2654435761 + 1)
+		for i := range script {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			script[i] = byte(x)
+		}
+		out := runScript(script)
+		var findings []string
+		_, err := Validate(bytes.NewReader(out), func(f Finding) { findings = append(findings, f.String()) })
+		require.NoError(t, err)
+		require.Empty(t, findings, "seed %d:\n%s", seed, out)
+	}
+}
+
+func FuzzWriter(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7})
+	f.Add([]byte{3, 3, 4, 4, 4, 9, 3})
+	f.Fuzz(func(t *testing.T, script []byte) {
+		out := runScript(script)
+		var findings []string
+		if _, err := Validate(bytes.NewReader(out), func(f Finding) { findings = append(findings, f.String()) }); err != nil {
+			t.Fatal(err)
+		}
+		if len(findings) > 0 {
+			t.Fatalf("invalid dialog %v:\n%s", findings, out)
+		}
+	})
+}
+
+// runScript drives a Writer with calls chosen by the bytes of script.
+func runScript(script []byte) []byte {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned, MaxText: 8})
+	ids := []string{"a", "b", "", "a#2", "c\xff"}
+	texts := []Text{Plain(""), Plain("x"), RawString(`"y\ud800"`), Plain("long text over the cap"), RawString(`""`)}
+	for i, op := range script {
+		id := ids[i%len(ids)]
+		text := texts[int(op>>4)%len(texts)]
+		switch op % 12 {
+		case 0:
+			w.Meta(Meta{Model: "m", CWD: "/"})
+		case 1:
+			w.StreamPrompt(text)
+		case 2:
+			w.Message(Message{Content: text, Parent: id, HasTokens: op&16 != 0})
+		case 3:
+			w.ToolStart(ToolCall{ID: id, Name: "t", Args: []string{"", `{"a":1}`, "[1]", "{bad", `"s"`}[int(op>>4)%5], Parent: ids[int(op>>3)%len(ids)]})
+		case 4:
+			w.ToolEnd(ToolResult{ID: id, Output: text, IsError: op&32 != 0, Name: "r"})
+		case 5:
+			w.Thinking(text, id)
+		case 6:
+			w.BeginLine()
+		case 7:
+			w.SourceTime(fmt.Sprintf("2026-01-0%dT00:00:00Z", 1+int(op>>4)%9))
+		case 8:
+			w.SetAgent("x")
+		case 9:
+			_ = w.Close(Summary{Status: Status([]string{"", "success", "bogus"}[int(op>>4)%3])}, nil)
+		case 10:
+			w.SourceTime("garbage")
+		case 11:
+			_ = w.Close(Summary{}, &Ending{Status: StatusTimeout, Reason: ReasonSignal})
+		}
+	}
+	_ = w.Close(Summary{}, nil)
+	return out.Bytes()
+}
