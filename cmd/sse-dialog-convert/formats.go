@@ -15,9 +15,6 @@ func formats() []convert.Format {
 	}
 }
 
-// formatNames are the values --format takes.
-var formatNames = []string{"auto", "claude", "codex"}
-
 // pickFormats returns the formats --format allows, or false for an unknown name.
 func pickFormats(name string) ([]convert.Format, bool) {
 	all := formats()
