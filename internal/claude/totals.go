@@ -1,0 +1,215 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+)
+
+// usage is one usage object's four counters.
+type usage struct {
+	input, output, cacheRead, cacheWrite int64
+}
+
+// tokens converts to the dialog's meaning: In counts every prompt token.
+func (u usage) tokens() dialog.Tokens {
+	return dialog.Tokens{
+		In:         u.input + u.cacheRead + u.cacheWrite,
+		Out:        u.output,
+		CacheRead:  u.cacheRead,
+		CacheWrite: u.cacheWrite,
+	}
+}
+
+// maxOf keeps the larger value of each counter: the lines of one message
+// repeat its usage, and later copies (message_delta) may be larger.
+func (u *usage) maxOf(v usage) {
+	u.input = max(u.input, v.input)
+	u.output = max(u.output, v.output)
+	u.cacheRead = max(u.cacheRead, v.cacheRead)
+	u.cacheWrite = max(u.cacheWrite, v.cacheWrite)
+}
+
+func addTokens(a, b dialog.Tokens) dialog.Tokens {
+	return dialog.Tokens{
+		In:         a.In + b.In,
+		Out:        a.Out + b.Out,
+		CacheRead:  a.CacheRead + b.CacheRead,
+		CacheWrite: a.CacheWrite + b.CacheWrite,
+	}
+}
+
+// parseUsage reads an API usage object (snake_case; null counters are 0).
+func parseUsage(raw string) (u usage, ok bool) {
+	m := objectMembers(raw)
+	for k, v, more := m.next(); more; k, v, more = m.next() {
+		switch k {
+		case "input_tokens":
+			u.input, ok = num(v), true
+		case "output_tokens":
+			u.output, ok = num(v), true
+		case "cache_read_input_tokens":
+			u.cacheRead, ok = num(v), true
+		case "cache_creation_input_tokens":
+			u.cacheWrite, ok = num(v), true
+		}
+	}
+	return u, ok
+}
+
+// modelTotal is one model's entry of result.modelUsage.
+type modelTotal struct {
+	model string
+	u     usage
+}
+
+// parseModelUsage reads result.modelUsage (camelCase, keyed by model) into
+// dst, reusing its backing array. Model names are views of the input.
+func parseModelUsage(dst []modelTotal, raw string) []modelTotal {
+	dst = dst[:0]
+	m := objectMembers(raw)
+	for model, v, ok := m.next(); ok; model, v, ok = m.next() {
+		var u usage
+		f := objectMembers(v)
+		for k, x, more := f.next(); more; k, x, more = f.next() {
+			switch k {
+			case "inputTokens":
+				u.input = num(x)
+			case "outputTokens":
+				u.output = num(x)
+			case "cacheReadInputTokens":
+				u.cacheRead = num(x)
+			case "cacheCreationInputTokens":
+				u.cacheWrite = num(x)
+			}
+		}
+		dst = append(dst, modelTotal{model: model, u: u})
+	}
+	return dst
+}
+
+func sumModels(ms []modelTotal) dialog.Tokens {
+	var t dialog.Tokens
+	for _, m := range ms {
+		t = addTokens(t, m.u.tokens())
+	}
+	return t
+}
+
+// continues reports whether next can be a later cumulative snapshot of prev
+// in the same process: no model gone, no counter smaller.
+func continues(prev, next []modelTotal) bool {
+	for _, p := range prev {
+		found := false
+		for _, n := range next {
+			if n.model != p.model {
+				continue
+			}
+			found = true
+			if n.u.input < p.u.input || n.u.output < p.u.output ||
+				n.u.cacheRead < p.u.cacheRead || n.u.cacheWrite < p.u.cacheWrite {
+				return false
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// totals accounts for the result events of a stream.
+//
+// result.modelUsage and total_cost_usd are cumulative over one Claude Code
+// process: a process that emits several results (SDK multi-turn, background
+// tasks) repeats the running total in each, so only its last result counts.
+// One file can also hold several processes (a run and its --resume legs
+// concatenated); each starts again from zero, and their totals add up. A
+// result starts a new process ("leg") when result_index is 0, when it has
+// no result_index and a system/init came after the previous result, or when
+// a running total went down. result.usage, used only when no result has
+// modelUsage, covers one result's turn and is added up.
+type totals struct {
+	results int
+
+	base    dialog.Tokens // closed legs, plus results counted from result.usage
+	cur     dialog.Tokens // the current leg's latest modelUsage sum
+	curMU   []modelTotal  // the current leg's latest modelUsage (names cloned)
+	scratch []modelTotal
+	haveMU  bool
+	haveUse bool
+
+	baseCost, curCost float64
+	haveCost          bool
+
+	initSinceResult bool
+}
+
+// result is the part of a result event that totals read.
+type resultTotals struct {
+	modelUsage, usage string
+	cost              string // total_cost_usd or cost_usd
+	resultIndex       string
+}
+
+func (t *totals) add(r resultTotals) {
+	mu := parseModelUsage(t.scratch, r.modelUsage)
+	t.scratch = mu
+	cost, hasCost := float(r.cost)
+
+	if t.results > 0 {
+		newLeg := false
+		switch {
+		case isNumber(r.resultIndex):
+			newLeg = num(r.resultIndex) == 0
+		default:
+			newLeg = t.initSinceResult
+		}
+		if len(mu) > 0 && t.haveMU && !continues(t.curMU, mu) {
+			newLeg = true
+		}
+		if hasCost && cost < t.curCost {
+			newLeg = true
+		}
+		if newLeg {
+			t.base = addTokens(t.base, t.cur)
+			t.cur = dialog.Tokens{}
+			t.curMU = t.curMU[:0]
+			t.baseCost += t.curCost
+			t.curCost = 0
+		}
+	}
+	t.results++
+	t.initSinceResult = false
+
+	switch {
+	case len(mu) > 0:
+		t.haveMU = true
+		t.cur = sumModels(mu)
+		t.curMU = t.curMU[:0]
+		for _, m := range mu {
+			t.curMU = append(t.curMU, modelTotal{model: strings.Clone(m.model), u: m.u})
+		}
+	default:
+		if u, ok := parseUsage(r.usage); ok {
+			t.haveUse = true
+			t.base = addTokens(t.base, u.tokens())
+		}
+	}
+	if hasCost {
+		t.haveCost = true
+		t.curCost = cost
+	}
+}
+
+// tokens returns the run's total, and false when no result gave any.
+func (t *totals) tokens() (dialog.Tokens, bool) {
+	if !t.haveMU && !t.haveUse {
+		return dialog.Tokens{}, false
+	}
+	return addTokens(t.base, t.cur), true
+}
+
+func (t *totals) cost() (float64, bool) {
+	return t.baseCost + t.curCost, t.haveCost
+}
