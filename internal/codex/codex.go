@@ -1,11 +1,21 @@
 // Package codex converts the JSON Lines of `codex exec --json`, in every
-// dialect Codex has printed, into dialog entries.
+// dialect Codex has printed, into dialog entries:
+//
+//   - current (0.44 on): thread.started, turn.*, item.* with item.type;
+//   - 0.43: the same events, items tagged item_type, assistant_message;
+//   - 0.42 experimental: session.created, item_type items, no turn events;
+//   - legacy (0.8–0.42): a config-summary line, {"prompt": …}, then
+//     {"id", "msg": {"type": …}} events.
+//
+// The dialect is not a mode: every line is handled by its own shape, so a
+// file holding several runs of different versions converts too.
 package codex
 
 import (
+	"errors"
+	"hash/maphash"
+	"slices"
 	"strings"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
@@ -13,49 +23,368 @@ import (
 // Agent is the init.data.agent value for this format.
 const Agent = "codex"
 
-// Detect reports whether obj is a Codex exec event.
+// Tool names in the dialog. Codex items have no tool name of their own;
+// these follow the protocol's examples and Codex's own names.
+const (
+	toolBash      = "bash"        // command_execution, legacy exec_command_*
+	toolEdit      = "edit"        // file_change, legacy patch_apply_*
+	toolWebSearch = "web_search"  // web_search, legacy web_search_*
+	toolTodo      = "todo_list"   // todo_list: one call, the final checklist
+	toolPlan      = "update_plan" // legacy plan_update: one call per update
+	toolCollab    = "collab_tool_call"
+	toolMCP       = "mcp_tool_call" // an MCP call naming neither server nor tool
+)
+
+// warnPrefix starts the message entry that shows a warning (an error item,
+// a top-level error event, a stream_error) where the web UI displays it.
+const warnPrefix = "⚠ "
+
+// Detect reports whether obj is a Codex exec event, of any dialect. It
+// claims no line of Claude's stream-json, whose types have no dot.
 func Detect(obj []byte) bool {
-	ev := gjson.ParseBytes(obj)
-	if t := ev.Get("type").Str; strings.Contains(t, ".") {
-		return true
+	s := view(obj)
+	cfg := 0
+	var typ, msg, prompt string
+	for f := fields(s); f.next(); {
+		switch f.key {
+		case "type":
+			typ = f.val
+		case "msg":
+			msg = f.val
+		case "prompt":
+			prompt = f.val
+		case "model", "workdir", "provider", "approval", "sandbox":
+			cfg++
+		}
 	}
-	return ev.Get("msg.type").Exists() || ev.Get("prompt").Exists()
+	if typ != "" {
+		return strings.IndexByte(str(typ), '.') > 0
+	}
+	return (isObject(msg) && get(msg, "type") != "") || isString(prompt) || cfg >= 2
+}
+
+// kind is what an item or a legacy call is, for naming and for results.
+type kind uint8
+
+const (
+	kindNone kind = iota
+	kindMessage
+	kindReasoning
+	kindWarning
+	kindCommand
+	kindFileChange
+	kindMCP
+	kindWebSearch
+	kindTodo
+	kindCollab
+)
+
+func itemKind(typ string) kind {
+	switch typ {
+	case "agent_message", "assistant_message":
+		return kindMessage
+	case "reasoning":
+		return kindReasoning
+	case "error":
+		return kindWarning
+	case "command_execution":
+		return kindCommand
+	case "file_change":
+		return kindFileChange
+	case "mcp_tool_call":
+		return kindMCP
+	case "web_search":
+		return kindWebSearch
+	case "todo_list":
+		return kindTodo
+	case "collab_tool_call":
+		return kindCollab
+	}
+	return kindNone
+}
+
+// openCall is a tool call started in the dialog and not yet ended. Its
+// strings are copies: obj does not outlive the Event call.
+type openCall struct {
+	id    string // the source id (item_N, a legacy call_id), given to the writer
+	name  string
+	kind  kind
+	order int
+	// state is what the result will need and only an earlier line holds:
+	// a todo_list's latest items, a legacy patch's change list.
+	state string
 }
 
 // Adapter holds the state of one Codex stream.
 type Adapter struct {
-	w       *dialog.Writer
-	summary dialog.Summary
+	w   *dialog.Writer
+	sum dialog.Summary
+
+	// Usage is a running total per process: cur is the current process's
+	// last figure, done the sum of the processes before it.
+	cur, done dialog.Tokens
+	procs     int
+
+	// active is set while a run is under way with no ending seen yet.
+	active bool
+	// boundary is set when the next model output begins a new response
+	// (the turns rule, see output).
+	boundary bool
+
+	open  map[string]*openCall
+	order int
+
+	// lastMsg is the hash of the last agent message, so that a legacy
+	// task_complete repeats no message already shown.
+	lastMsg uint64
+	msgSeen bool
+	seed    maphash.Seed
+
+	// Reused buffers for the text and args built here: text for results
+	// and warnings, args for tool args, join for pieces of a result.
+	text, args, join litBuf
 }
 
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w}
+	return &Adapter{w: w, open: make(map[string]*openCall), boundary: true, seed: maphash.MakeSeed()}
 }
+
+// Summary returns what the complete entry should say.
+func (a *Adapter) Summary() dialog.Summary {
+	s := a.sum
+	s.Tokens = addTokens(a.done, a.cur)
+	return s
+}
+
+var errNoItem = errors.New("item event without an item object")
 
 // Event handles one Codex event.
 func (a *Adapter) Event(obj []byte) error {
-	ev := gjson.ParseBytes(obj)
-	switch ev.Get("type").Str {
-	case "thread.started":
-		a.w.Meta(dialog.Meta{Agent: Agent})
-	case "item.completed":
-		item := ev.Get("item")
-		switch item.Get("type").Str {
-		case "agent_message":
-			a.w.Message(dialog.Message{Content: dialog.RawString(item.Get("text").Raw)})
-		case "reasoning":
-			a.w.Thinking(dialog.RawString(item.Get("text").Raw), "")
+	s := view(obj)
+	var typ, item, usage, errv, message, msg, prompt string
+	cfg := false
+	for f := fields(s); f.next(); {
+		switch f.key {
+		case "type":
+			typ = f.val
+		case "item":
+			item = f.val
+		case "usage":
+			usage = f.val
+		case "error":
+			errv = f.val
+		case "message":
+			message = f.val
+		case "msg":
+			msg = f.val
+		case "prompt":
+			prompt = f.val
+		case "model", "workdir", "provider", "approval", "sandbox":
+			cfg = true
 		}
-	case "turn.completed":
-		a.summary.Status = dialog.StatusSuccess
-	case "turn.failed":
-		a.summary.Status = dialog.StatusError
-		a.summary.Message = ev.Get("error.message").Str
+	}
+	if typ != "" {
+		switch str(typ) {
+		case "thread.started", "session.created":
+			a.newProcess()
+			a.w.Meta(dialog.Meta{Agent: Agent})
+		case "turn.started":
+			a.supersede()
+			a.active = true
+			a.boundary = true
+		case "turn.completed":
+			if isObject(usage) {
+				a.setUsage(usage)
+			}
+			a.closeOpen("the turn ended before the tool call finished", true)
+			a.end(dialog.StatusSuccess, "", "")
+		case "turn.failed":
+			m := str(errv)
+			if isObject(errv) {
+				m = str(get(errv, "message"))
+			}
+			if m == "" {
+				m = "turn failed"
+			}
+			a.closeOpen("the turn failed before the tool call finished", false)
+			a.end(dialog.StatusError, m, "")
+		case "item.started":
+			return a.item(item, phaseStarted)
+		case "item.updated":
+			return a.item(item, phaseUpdated)
+		case "item.completed":
+			return a.item(item, phaseCompleted)
+		case "error":
+			a.warning(message)
+		}
+		return nil
+	}
+	switch {
+	case isObject(msg):
+		return a.legacy(msg)
+	case isString(prompt):
+		a.w.StreamPrompt(dialog.RawString(prompt))
+	case cfg:
+		a.config(s)
 	}
 	return nil
 }
 
-// Summary returns what the complete entry should say.
-func (a *Adapter) Summary() dialog.Summary { return a.summary }
+// newProcess starts the events of a new Codex process: a new thread, or
+// the same one resumed (item ids restart at item_0, usage at 0).
+func (a *Adapter) newProcess() {
+	if a.procs > 0 {
+		a.closeOpen("the run ended before the tool call finished", false)
+		a.supersede()
+		a.done = addTokens(a.done, a.cur)
+		a.cur = dialog.Tokens{}
+	}
+	a.procs++
+	a.boundary = true
+}
+
+// end records the ending of the current run. The last run's ending is the
+// dialog's; earlier ones are turned into warnings by supersede.
+func (a *Adapter) end(st dialog.Status, msg, reason string) {
+	a.sum.Status, a.sum.Message, a.sum.Reason = st, strings.Clone(msg), reason
+	a.active = false
+}
+
+// supersede is called when a new run or turn starts: the previous run's
+// ending stops being the dialog's ending. A failure, or a run cut short,
+// stays visible as a warning.
+func (a *Adapter) supersede() {
+	switch {
+	case a.sum.Status == dialog.StatusError:
+		a.notice("run failed: ", dialog.Plain(a.sum.Message))
+	case a.sum.Status == "" && a.active:
+		a.notice("run ended without a final event (interrupted or killed)", dialog.Plain(""))
+	}
+	a.sum.Status, a.sum.Message, a.sum.Reason = "", "", ""
+	a.active = false
+}
+
+// warning shows a non-fatal error of the stream (raw: its message literal).
+func (a *Adapter) warning(raw string) {
+	a.sum.Warnings++
+	a.text.reset()
+	a.text.plain(warnPrefix)
+	if isString(raw) && len(raw) > 2 {
+		a.text.raw(raw)
+	} else {
+		a.text.plain("error")
+	}
+	a.w.Message(dialog.Message{Content: a.text.text()})
+}
+
+// notice is a warning the converter words itself.
+func (a *Adapter) notice(head string, detail dialog.Text) {
+	a.sum.Warnings++
+	a.w.Message(dialog.Message{Content: dialog.Plain(warnPrefix + head + detail.String())})
+}
+
+// output marks model output (a message, reasoning, a tool call). Codex
+// gives no response id, so turns counts model responses this way: a
+// response is a maximal run of model output with no tool result inside
+// it; one begins at the first output after the start of a turn, a process
+// or a tool result.
+func (a *Adapter) output() {
+	if a.boundary {
+		a.sum.Turns++
+		a.boundary = false
+	}
+}
+
+// result marks a tool result: the model's next output is a new response.
+func (a *Adapter) result() { a.boundary = true }
+
+func (a *Adapter) message(raw string) {
+	if !isString(raw) || len(raw) <= 2 {
+		return
+	}
+	a.output()
+	a.lastMsg, a.msgSeen = maphash.String(a.seed, inner(raw)), true
+	a.w.Message(dialog.Message{Content: dialog.RawString(raw)})
+}
+
+func (a *Adapter) thinking(raw string) {
+	if !isString(raw) || len(raw) <= 2 {
+		return
+	}
+	a.output()
+	a.w.Thinking(dialog.RawString(raw), "")
+}
+
+// setUsage takes a running total (input_tokens includes cached input,
+// output_tokens includes reasoning). A total lower than the last one can
+// only come from a new process whose start the input does not show, so the
+// last one is kept as that earlier process's.
+func (a *Adapter) setUsage(u string) {
+	var t dialog.Tokens
+	for f := fields(u); f.next(); {
+		n, _ := integer(f.val)
+		switch f.key {
+		case "input_tokens":
+			t.In = n
+		case "output_tokens":
+			t.Out = n
+		case "cached_input_tokens":
+			t.CacheRead = n
+		case "cache_write_input_tokens":
+			t.CacheWrite = n
+		case "reasoning_output_tokens":
+			t.Reasoning = n
+		}
+	}
+	if t.In < a.cur.In || t.Out < a.cur.Out {
+		a.done = addTokens(a.done, a.cur)
+	}
+	a.cur = t
+}
+
+func addTokens(x, y dialog.Tokens) dialog.Tokens {
+	return dialog.Tokens{
+		In: x.In + y.In, Out: x.Out + y.Out,
+		CacheRead: x.CacheRead + y.CacheRead, CacheWrite: x.CacheWrite + y.CacheWrite,
+		Reasoning: x.Reasoning + y.Reasoning,
+	}
+}
+
+// start opens a tool call in the dialog. id may alias obj; it is copied.
+func (a *Adapter) start(id, name string, k kind, args string) *openCall {
+	a.output()
+	c := &openCall{id: strings.Clone(id), name: name, kind: k, order: a.order}
+	a.order++
+	a.open[c.id] = c
+	a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name, Args: args})
+	return c
+}
+
+// finish ends an open call.
+func (a *Adapter) finish(c *openCall, out dialog.Text, isError bool) {
+	delete(a.open, c.id)
+	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, IsError: isError, Name: c.name})
+	a.result()
+}
+
+// closeOpen ends every open call, in the order they started, when their
+// run or turn is over. A todo list ends with its last known checklist.
+func (a *Adapter) closeOpen(why string, ok bool) {
+	if len(a.open) == 0 {
+		return
+	}
+	left := make([]*openCall, 0, len(a.open))
+	for _, c := range a.open {
+		left = append(left, c)
+	}
+	slices.SortFunc(left, func(x, y *openCall) int { return x.order - y.order })
+	for _, c := range left {
+		if c.kind == kindTodo && c.state != "" {
+			a.finish(c, a.checklist(c.state), !ok)
+			continue
+		}
+		a.finish(c, dialog.Plain(why), true)
+	}
+}

@@ -1,0 +1,532 @@
+package codex
+
+import (
+	"strings"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+)
+
+type phase uint8
+
+const (
+	phaseStarted phase = iota
+	phaseUpdated
+	phaseCompleted
+)
+
+// item is the raw fields of a ThreadItem, read in one pass. Every string
+// is raw JSON text and aliases obj.
+type item struct {
+	id, typ, itemType                    string
+	text, message                        string
+	command, output, exitCode, status    string
+	changes                              string
+	server, tool, arguments, result, err string
+	query, action                        string
+	items                                string
+	prompt, receivers, states            string
+}
+
+func parseItem(raw string) item {
+	var it item
+	for f := fields(raw); f.next(); {
+		v := f.val
+		switch f.key {
+		case "id":
+			// The first id: since 0.92 a web_search item carries a second,
+			// inner "id" (the raw call id), and item_N comes first in both
+			// its started and completed lines.
+			if it.id == "" {
+				it.id = v
+			}
+		case "type":
+			it.typ = v
+		case "item_type":
+			it.itemType = v
+		case "text":
+			it.text = v
+		case "message":
+			it.message = v
+		case "command":
+			it.command = v
+		case "aggregated_output":
+			it.output = v
+		case "exit_code":
+			it.exitCode = v
+		case "status":
+			it.status = v
+		case "changes":
+			it.changes = v
+		case "server":
+			it.server = v
+		case "tool":
+			it.tool = v
+		case "arguments":
+			it.arguments = v
+		case "result":
+			it.result = v
+		case "error":
+			it.err = v
+		case "query":
+			it.query = v
+		case "action":
+			it.action = v
+		case "items":
+			it.items = v
+		case "prompt":
+			it.prompt = v
+		case "receiver_thread_ids":
+			it.receivers = v
+		case "agents_states":
+			it.states = v
+		}
+	}
+	if it.typ == "" {
+		it.typ = it.itemType // 0.42 and 0.43
+	}
+	return it
+}
+
+// item handles item.started, item.updated and item.completed.
+func (a *Adapter) item(raw string, ph phase) error {
+	if !isObject(raw) {
+		return errNoItem
+	}
+	it := parseItem(raw)
+	k := itemKind(str(it.typ))
+	switch k {
+	case kindNone:
+		return nil // an item type this converter does not know
+	case kindMessage:
+		a.active = true
+		if ph == phaseCompleted {
+			a.message(it.text)
+		}
+		return nil
+	case kindReasoning:
+		a.active = true
+		if ph == phaseCompleted {
+			a.thinking(it.text)
+		}
+		return nil
+	case kindWarning:
+		if ph == phaseCompleted {
+			a.warning(it.message)
+		}
+		return nil
+	}
+	a.active = true
+	id := str(it.id)
+	c := a.open[id]
+	if c != nil && (c.kind != k || ph == phaseStarted) {
+		// An open id started again, or used for another kind of item: a
+		// new run restarted the ids at item_0 with no thread.started in
+		// between. The old call is over.
+		a.finish(c, dialog.Plain("the run ended before the tool call finished"), true)
+		c = nil
+	}
+	switch ph {
+	case phaseStarted, phaseUpdated:
+		switch {
+		case c == nil:
+			c = a.start(id, a.itemName(&it, k), k, a.itemArgs(&it, k))
+		case k == kindTodo:
+			a.output()
+		default:
+			return nil // an update of an item whose result is all that counts
+		}
+		if k == kindTodo {
+			// Each plan update is the model's call; its result goes back at once.
+			c.state = strings.Clone(it.items)
+			a.result()
+		}
+	case phaseCompleted:
+		if c == nil {
+			c = a.start(id, a.itemName(&it, k), k, a.itemArgs(&it, k))
+		}
+		out, isErr := a.itemResult(&it, k, c)
+		a.finish(c, out, isErr)
+	}
+	return nil
+}
+
+func (a *Adapter) itemName(it *item, k kind) string {
+	switch k {
+	case kindCommand:
+		return toolBash
+	case kindFileChange:
+		return toolEdit
+	case kindMCP:
+		return mcpName(str(it.server), str(it.tool))
+	case kindWebSearch:
+		return toolWebSearch
+	case kindTodo:
+		return toolTodo
+	case kindCollab:
+		if t := str(it.tool); t != "" {
+			return strings.Clone(t)
+		}
+		return toolCollab
+	}
+	return ""
+}
+
+// mcpName names an MCP call as Codex's own rollouts and Claude Code do:
+// mcp__<server>__<tool>.
+func mcpName(server, tool string) string {
+	if server == "" && tool == "" {
+		return toolMCP
+	}
+	return "mcp__" + server + "__" + tool
+}
+
+// itemArgs builds the call's args object; it aliases a.args.
+func (a *Adapter) itemArgs(it *item, k kind) string {
+	b := a.args.b[:0]
+	defer func() { a.args.b = b }()
+	switch k {
+	case kindCommand:
+		if isNull(it.command) {
+			return ""
+		}
+		b = append(append(append(b, `{"command":`...), it.command...), '}')
+	case kindFileChange:
+		if isNull(it.changes) {
+			return ""
+		}
+		b = append(append(append(b, `{"changes":`...), it.changes...), '}')
+	case kindMCP:
+		if isNull(it.arguments) {
+			return ""
+		}
+		return it.arguments // an object is written as it is, anything else wrapped
+	case kindWebSearch:
+		b = append(b, '{')
+		if str(it.query) != "" {
+			b = append(append(b, `"query":`...), it.query...)
+		}
+		if !isNull(it.action) {
+			if len(b) > 1 {
+				b = append(b, ',')
+			}
+			b = append(append(b, `"action":`...), it.action...)
+		}
+		if len(b) == 1 {
+			return ""
+		}
+		b = append(b, '}')
+	case kindTodo:
+		if isNull(it.items) {
+			return ""
+		}
+		b = append(append(append(b, `{"items":`...), it.items...), '}')
+	case kindCollab:
+		b = append(b, '{')
+		if !isNull(it.prompt) {
+			b = append(append(b, `"prompt":`...), it.prompt...)
+		}
+		if !isNull(it.receivers) {
+			if len(b) > 1 {
+				b = append(b, ',')
+			}
+			b = append(append(b, `"receiver_thread_ids":`...), it.receivers...)
+		}
+		if len(b) == 1 {
+			return ""
+		}
+		b = append(b, '}')
+	default:
+		return ""
+	}
+	return view(b)
+}
+
+// itemResult is the text and error flag of a completed item. The text
+// aliases a.text or obj.
+func (a *Adapter) itemResult(it *item, k kind, c *openCall) (dialog.Text, bool) {
+	status := str(it.status)
+	failed := status == "failed" || status == "declined"
+	switch k {
+	case kindCommand:
+		return a.commandResult(it.output, it.exitCode, status)
+	case kindFileChange:
+		return a.changeList(it.changes), failed
+	case kindMCP:
+		return a.mcpResult(it.result, it.err, failed)
+	case kindWebSearch:
+		return a.searchText(it.query, it.action), failed
+	case kindTodo:
+		items := it.items
+		if isNull(items) {
+			items = c.state
+		}
+		return a.checklist(items), false
+	case kindCollab:
+		return a.agentStates(it.states), failed
+	}
+	return dialog.Plain(""), failed
+}
+
+// commandResult: a command succeeded only when it exited 0 and its status
+// is completed (or absent). A completed command with no exit code was
+// abandoned when its turn ended (Codex ≤ 0.116 reports it so), and
+// failed, declined or a non-zero exit are errors. The error text starts
+// with the reason, ahead of the output, so the cap never cuts it off.
+func (a *Adapter) commandResult(output, exitCode, status string) (dialog.Text, bool) {
+	code, hasCode := integer(exitCode)
+	if hasCode && code == 0 && (status == "completed" || status == "") {
+		return dialog.RawString(output), false
+	}
+	a.text.reset()
+	switch {
+	case hasCode && code != 0:
+		a.text.plain("[exit code ")
+		a.text.int(code)
+		a.text.plain("]")
+	case status == "declined":
+		a.text.plain("[declined]")
+	case status == "failed":
+		a.text.plain("[failed]")
+	default:
+		a.text.plain("[no exit code: the command did not finish]")
+	}
+	if len(inner(output)) > 0 {
+		a.text.plain("\n")
+		a.text.raw(output)
+	}
+	return a.text.text(), true
+}
+
+// changeList lists a file_change's changes, one "<kind> <path>" a line.
+func (a *Adapter) changeList(changes string) dialog.Text {
+	a.text.reset()
+	for e := elems(changes); e.next(); {
+		var path, kind string
+		for f := fields(e.val); f.next(); {
+			switch f.key {
+			case "path":
+				path = f.val
+			case "kind":
+				kind = f.val
+				if isObject(kind) { // newer shapes: {"type": "update", …}
+					kind = get(kind, "type")
+				}
+			}
+		}
+		if a.text.len() > 0 {
+			a.text.plain("\n")
+		}
+		if isString(kind) {
+			a.text.raw(kind)
+		} else {
+			a.text.plain("change")
+		}
+		a.text.plain(" ")
+		a.text.raw(path)
+	}
+	return a.text.text()
+}
+
+// mcpResult: the text of result.content (or structured_content when
+// there is none), an error when the call failed. A tool that returned
+// isError has status failed, error null, and its message in the content.
+func (a *Adapter) mcpResult(result, errv string, failed bool) (dialog.Text, bool) {
+	errMsg := ""
+	if isObject(errv) {
+		errMsg = get(errv, "message")
+	} else if isString(errv) {
+		errMsg = errv
+	}
+	var content, structured string
+	if isObject(result) {
+		for f := fields(result); f.next(); {
+			switch f.key {
+			case "content":
+				content = f.val
+			case "structured_content", "structuredContent":
+				structured = f.val
+			case "isError", "is_error":
+				if f.val == "true" {
+					failed = true
+				}
+			}
+		}
+	}
+	isErr := failed || len(inner(errMsg)) > 0
+	a.text.reset()
+	if len(inner(errMsg)) > 0 {
+		a.text.raw(errMsg)
+	}
+	if content != "" {
+		if a.text.len() > 0 {
+			a.text.plain("\n")
+		}
+		a.contentText(content)
+	}
+	if a.text.len() == 0 && !isNull(structured) {
+		a.text.plain(structured)
+	}
+	if a.text.len() == 0 && isErr {
+		a.text.plain("failed")
+	}
+	return a.text.text(), isErr
+}
+
+// contentText appends MCP content blocks as text: text blocks as they
+// are, media as a short placeholder (never inline base64).
+func (a *Adapter) contentText(content string) {
+	first := true
+	for e := elems(content); e.next(); {
+		if !first {
+			a.text.plain("\n")
+		}
+		first = false
+		if isString(e.val) {
+			a.text.raw(e.val)
+			continue
+		}
+		var typ, text, data, mime, uri, resource string
+		for f := fields(e.val); f.next(); {
+			switch f.key {
+			case "type":
+				typ = str(f.val)
+			case "text":
+				text = f.val
+			case "data":
+				data = f.val
+			case "mimeType", "mime_type":
+				mime = f.val
+			case "uri":
+				uri = f.val
+			case "resource":
+				resource = f.val
+			}
+		}
+		switch {
+		case isString(text):
+			a.text.raw(text)
+		case typ == "image" || typ == "audio":
+			a.text.plain("[" + typ + " ")
+			a.text.raw(mime)
+			a.text.plain(" ")
+			a.text.int(base64Len(inner(data)))
+			a.text.plain(" bytes]")
+		case typ == "resource" && isObject(resource):
+			if t := get(resource, "text"); isString(t) {
+				a.text.raw(t)
+			} else {
+				a.text.plain("[resource ")
+				a.text.raw(get(resource, "uri"))
+				a.text.plain("]")
+			}
+		default:
+			if typ == "" {
+				typ = "content"
+			}
+			a.text.plain("[" + typ)
+			if isString(uri) {
+				a.text.plain(" ")
+				a.text.raw(uri)
+			}
+			a.text.plain("]")
+		}
+	}
+}
+
+// base64Len is the decoded size of base64 text.
+func base64Len(s string) int64 {
+	n := int64(len(s)) * 3 / 4
+	for i := len(s) - 1; i >= 0 && s[i] == '='; i-- {
+		n--
+	}
+	return max(n, 0)
+}
+
+// searchText is what a web search looked for: its query, else what its
+// action names (queries, a page, a pattern in a page).
+func (a *Adapter) searchText(query, action string) dialog.Text {
+	a.text.reset()
+	if len(inner(query)) > 0 {
+		a.text.raw(query)
+		return a.text.text()
+	}
+	for f := fields(action); f.next(); {
+		switch f.key {
+		case "query", "url", "pattern":
+			if len(inner(f.val)) > 0 {
+				if a.text.len() > 0 {
+					a.text.plain(" ")
+				}
+				a.text.raw(f.val)
+			}
+		case "queries":
+			for e := elems(f.val); e.next(); {
+				if a.text.len() > 0 {
+					a.text.plain("\n")
+				}
+				a.text.raw(e.val)
+			}
+		}
+	}
+	return a.text.text()
+}
+
+// checklist renders todo items ({text, completed}) or legacy plan steps
+// ({step, status}) as "[x] done", "[~] in progress", "[ ] to do" lines.
+func (a *Adapter) checklist(items string) dialog.Text {
+	a.text.reset()
+	for e := elems(items); e.next(); {
+		var text, mark string
+		mark = "[ ] "
+		for f := fields(e.val); f.next(); {
+			switch f.key {
+			case "text", "step":
+				text = f.val
+			case "completed":
+				if f.val == "true" {
+					mark = "[x] "
+				}
+			case "status":
+				switch str(f.val) {
+				case "completed":
+					mark = "[x] "
+				case "in_progress":
+					mark = "[~] "
+				}
+			}
+		}
+		if a.text.len() > 0 {
+			a.text.plain("\n")
+		}
+		a.text.plain(mark)
+		a.text.raw(text)
+	}
+	return a.text.text()
+}
+
+// agentStates lists a collab call's agents, "<thread id>: <status>[: message]".
+func (a *Adapter) agentStates(states string) dialog.Text {
+	a.text.reset()
+	for f := fields(states); f.next(); {
+		if a.text.len() > 0 {
+			a.text.plain("\n")
+		}
+		a.text.b = append(a.text.b, f.key...) // a key's body is a literal's body
+		a.text.plain(": ")
+		var status, msg string
+		for g := fields(f.val); g.next(); {
+			switch g.key {
+			case "status":
+				status = g.val
+			case "message":
+				msg = g.val
+			}
+		}
+		a.text.raw(status)
+		if len(inner(msg)) > 0 {
+			a.text.plain(": ")
+			a.text.raw(msg)
+		}
+	}
+	return a.text.text()
+}
