@@ -249,6 +249,14 @@ func (c *Converter) Close(ending *dialog.Ending) error {
 	return nil
 }
 
+// Finished reports whether the stream has reached a terminal event (the
+// adapter's summary has a status), so a follower can stop waiting for more.
+func (c *Converter) Finished() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.adapter != nil && c.adapter.Summary().Status != ""
+}
+
 // TeeErr returns the error that stopped --tee, if any.
 func (c *Converter) TeeErr() error {
 	c.mu.Lock()

@@ -1,0 +1,153 @@
+// Package follow reads a file that another process is still writing, like
+// tail -f: at the end of the data written so far it waits and polls instead
+// of returning io.EOF, until the caller says the stream is done, the file
+// stays quiet too long, or it is stopped. Polling needs nothing from the
+// platform and costs a few stat calls a second.
+package follow
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// Reason says why a Reader stopped.
+type Reason int
+
+const (
+	Running   Reason = iota // not stopped
+	Done                    // Options.Done reported the end and the file was quiet for Grace
+	Idle                    // no new data for Options.Idle
+	Truncated               // the file became shorter than what was read: rewritten from the start
+	Stopped                 // Options.Stop was closed
+)
+
+// DefaultPoll is how often the file is checked for new data.
+const DefaultPoll = 200 * time.Millisecond
+
+// Options configure a Reader.
+type Options struct {
+	// Poll is the wait between checks at the end of the data (DefaultPoll if 0).
+	Poll time.Duration
+	// Idle ends the reading after this long without new data; 0 waits forever.
+	Idle time.Duration
+	// Done, if set, reports whether the stream has reached its end. It is
+	// asked at the end of the data; once it says yes, the reading ends after
+	// Grace without new data, which picks up lines written in the same burst.
+	Done  func() bool
+	Grace time.Duration
+	// Stop, when closed, ends the reading at once.
+	Stop <-chan struct{}
+}
+
+// Reader reads a growing file. Its Read blocks at the end of the data until
+// more arrives or the reading ends; then it returns io.EOF. A line cut off
+// by the writer therefore waits for its end unless the reading ends first.
+type Reader struct {
+	f        *os.File
+	opt      Options
+	off      int64
+	lastData time.Time
+	why      Reason
+	timer    *time.Timer
+}
+
+// New returns a Reader of f from its current offset (0 for a file just opened).
+func New(f *os.File, opt Options) *Reader {
+	if opt.Poll <= 0 {
+		opt.Poll = DefaultPoll
+	}
+	return &Reader{f: f, opt: opt, lastData: time.Now()}
+}
+
+// Why returns why the reading ended, or Running.
+func (r *Reader) Why() Reason { return r.why }
+
+// Read reads what is there, or waits for more.
+func (r *Reader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for r.why == Running {
+		n, err := r.f.Read(p)
+		if n > 0 {
+			r.off += int64(n)
+			r.lastData = time.Now()
+			return n, nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if r.why = r.check(); r.why != Running {
+			break
+		}
+		if !r.wait() {
+			r.why = Stopped
+		}
+	}
+	return 0, io.EOF
+}
+
+// check decides, at the end of the data, whether to stop.
+func (r *Reader) check() Reason {
+	select {
+	case <-r.opt.Stop:
+		return Stopped
+	default:
+	}
+	if st, err := r.f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < r.off {
+		return Truncated
+	}
+	quiet := time.Since(r.lastData)
+	if r.opt.Done != nil && quiet >= r.opt.Grace && r.opt.Done() {
+		return Done
+	}
+	if r.opt.Idle > 0 && quiet >= r.opt.Idle {
+		return Idle
+	}
+	return Running
+}
+
+// wait sleeps one poll interval; false means Stop was closed meanwhile.
+func (r *Reader) wait() bool {
+	if r.timer == nil {
+		r.timer = time.NewTimer(r.opt.Poll)
+	} else {
+		r.timer.Reset(r.opt.Poll)
+	}
+	select {
+	case <-r.opt.Stop:
+		return false
+	case <-r.timer.C:
+		return true
+	}
+}
+
+// ErrGaveUp is returned by Open when the file did not appear in time.
+var ErrGaveUp = errors.New("the file did not appear")
+
+// Open opens path, waiting for it to be created if it does not exist yet
+// (the writer may start after the follower). It gives up after opt.Idle,
+// or when opt.Stop is closed.
+func Open(path string, opt Options) (*os.File, error) {
+	if opt.Poll <= 0 {
+		opt.Poll = DefaultPoll
+	}
+	start := time.Now()
+	for {
+		f, err := os.Open(path)
+		if !errors.Is(err, fs.ErrNotExist) {
+			return f, err
+		}
+		if opt.Idle > 0 && time.Since(start) >= opt.Idle {
+			return nil, ErrGaveUp
+		}
+		select {
+		case <-opt.Stop:
+			return nil, ErrGaveUp
+		case <-time.After(opt.Poll):
+		}
+	}
+}
