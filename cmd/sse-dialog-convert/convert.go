@@ -32,6 +32,11 @@ type convertOptions struct {
 	strict     bool
 	maxText    int
 	clock      string
+	// --out-dir, --jobs, --follow, --idle-timeout (batch.go, follow.go)
+	outDir      string
+	jobs        int
+	follow      bool
+	idleTimeout time.Duration
 }
 
 func (o *convertOptions) register(cmd *cobra.Command) {
@@ -137,6 +142,12 @@ func runConvert(o convertOptions, files []string, stdin io.Reader, stdout, stder
 	if !ok {
 		return usagef("unknown --format %q (want auto, claude or codex)", o.format)
 	}
+	if err := o.checkOffline(files); err != nil {
+		return err
+	}
+	if o.outDir != "" {
+		return runBatch(o, fmts, files, stderr)
+	}
 	path := o.outputPath()
 	if o.tee && path == "-" {
 		return usagef("--tee and -o - would both write to stdout")
@@ -163,7 +174,15 @@ func runConvert(o convertOptions, files []string, stdin io.Reader, stdout, stder
 	defer signal.Stop(sigs)
 
 	done := make(chan error, 1)
-	go func() { done <- feedAll(conv, files, stdin, stderr) }()
+	stop := make(chan struct{}) // ends --follow's waiting once the dialog is closed
+	defer close(stop)
+	go func() {
+		if o.follow {
+			done <- feedFollow(conv, files[0], o.idleTimeout, stop, stderr)
+			return
+		}
+		done <- feedAll(conv, files, stdin, stderr)
+	}()
 
 	var feedErr error
 	select {
@@ -235,9 +254,9 @@ func feedOne(conv *convert.Converter, file string, stdin io.Reader, stderr io.Wr
 	return nil
 }
 
-// openInput opens an input file.
+// openInput opens an input file; gzip data is decompressed (gzip.go).
 func openInput(file string) (io.ReadCloser, error) {
-	return os.Open(file)
+	return openFile(file)
 }
 
 func signalEnding(sig os.Signal) *dialog.Ending {

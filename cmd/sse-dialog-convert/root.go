@@ -96,6 +96,7 @@ Exit status: 0 ok; 1 failure (I/O, --strict findings, invalid dialog); 2 usage;
 	cmd.SetErr(stderr)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	opt.register(cmd)
+	opt.registerOffline(cmd)
 	cmd.AddCommand(newValidateCmd())
 	return cmd
 }

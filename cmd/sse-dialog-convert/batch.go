@@ -1,0 +1,489 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+)
+
+// registerOffline adds the flags for saved and growing transcripts. They
+// belong to the root command only: run has a live agent, not files.
+func (o *convertOptions) registerOffline(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.outDir, "out-dir", "", "convert each FILE into its own dialog in `DIR`, named FILE's base name without .gz, .jsonl, .ndjson or .json plus .dialog.jsonl")
+	f.IntVarP(&o.jobs, "jobs", "j", 0, "with --out-dir, convert `N` files at a time (default the number of CPUs)")
+	f.BoolVar(&o.follow, "follow", false, "convert FILE while another process writes it, until its final event, --idle-timeout or a signal")
+	f.DurationVar(&o.idleTimeout, "idle-timeout", 5*time.Minute, "with --follow, stop after `DURATION` without new data (0: never)")
+}
+
+// checkOffline rejects flag combinations that make no sense with --out-dir
+// or --follow.
+func (o *convertOptions) checkOffline(files []string) error {
+	switch {
+	case o.outDir != "" && o.follow:
+		return usagef("--out-dir and --follow cannot be combined")
+	case o.outDir != "" && o.output != "":
+		return usagef("--out-dir and -o cannot be combined: --out-dir names each dialog itself")
+	case (o.outDir != "" || o.follow) && o.tee:
+		return usagef("--tee works only for one live stream, not with --out-dir or --follow")
+	case o.jobs < 0:
+		return usagef("--jobs must be at least 1")
+	case o.idleTimeout < 0:
+		return usagef("--idle-timeout cannot be negative")
+	case o.follow && (len(files) != 1 || files[0] == "-"):
+		return usagef("--follow takes exactly one FILE (standard input waits by itself)")
+	case o.outDir != "" && len(files) == 0:
+		return usagef("--out-dir needs at least one FILE")
+	case o.outDir != "" && slices.Contains(files, "-"):
+		return usagef("--out-dir converts files; standard input has no name to give its dialog")
+	}
+	return nil
+}
+
+// dialogSuffix ends every dialog name --out-dir gives.
+const dialogSuffix = ".dialog.jsonl"
+
+// stem is a file's base name without .gz and then one of .jsonl, .ndjson
+// or .json.
+func stem(file string) string {
+	s := filepath.Base(file)
+	s = strings.TrimSuffix(s, ".gz")
+	for _, ext := range []string{".jsonl", ".ndjson", ".json"} {
+		if t, ok := strings.CutSuffix(s, ext); ok {
+			s = t
+			break
+		}
+	}
+	if s == "" || s == "." || s == string(filepath.Separator) {
+		s = "input"
+	}
+	return s
+}
+
+// dialogNames gives each input its output name: stem + ".dialog.jsonl".
+// When names clash, each clashing input is told apart from the others:
+// from inputs in other folders by prefixing as many of its parent folders
+// as it takes, joined by "_" (runs/a1/transcript.jsonl →
+// a1_transcript.dialog.jsonl); from inputs in the same folder by keeping
+// its whole file name (t.jsonl.gz → t.jsonl.gz.dialog.jsonl). Names that
+// still clash (one file given twice) get "-2", "-3", … in argument order.
+// Names compare case-insensitively, for file systems that do. The result
+// depends only on the arguments (and, for relative ones, the working
+// directory), never on --jobs or scheduling.
+func dialogNames(files []string) []string {
+	type input struct {
+		dir      string   // the absolute parent folder
+		dirs     []string // its parts, nearest last
+		stem     string
+		base     string
+		depth    int  // how many parent folders the name carries
+		wholeExt bool // the name keeps the file's extensions
+	}
+	ins := make([]input, len(files))
+	for i, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			abs = filepath.Clean(f)
+		}
+		in := input{dir: filepath.Dir(abs), stem: stem(f), base: filepath.Base(abs)}
+		for _, d := range strings.Split(filepath.ToSlash(in.dir), "/") {
+			if d != "" && d != "." && !strings.HasSuffix(d, ":") { // skip the root and a Windows volume
+				in.dirs = append(in.dirs, d)
+			}
+		}
+		ins[i] = in
+	}
+	name := func(in input) string {
+		parts := append([]string{}, in.dirs[len(in.dirs)-in.depth:]...)
+		if in.wholeExt {
+			return strings.Join(append(parts, in.base), "_")
+		}
+		return strings.Join(append(parts, in.stem), "_")
+	}
+	names := make([]string, len(ins))
+	for {
+		groups := make(map[string][]int)
+		for i, in := range ins {
+			names[i] = name(in)
+			k := strings.ToLower(names[i])
+			groups[k] = append(groups[k], i)
+		}
+		changed := false
+		for _, g := range groups {
+			for _, i := range g {
+				for _, j := range g {
+					a, b := &ins[i], ins[j]
+					switch {
+					case a.dir != b.dir && a.depth < len(a.dirs):
+						a.depth++
+					case a.dir == b.dir && a.base != b.base && !a.wholeExt:
+						a.wholeExt = true
+					default:
+						continue
+					}
+					changed = true
+					break
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	taken := make(map[string]bool, len(names))
+	for i, n := range names {
+		cand := n
+		for k := 2; taken[strings.ToLower(cand)]; k++ {
+			cand = n + "-" + strconv.Itoa(k)
+		}
+		taken[strings.ToLower(cand)] = true
+		names[i] = cand + dialogSuffix
+	}
+	return names
+}
+
+// fileResult is what converting one input gave.
+type fileResult struct {
+	entries, skipped int
+	failed           bool
+	diag             bytes.Buffer // the file's diagnostics, printed as one block
+}
+
+// batch is a run of --out-dir.
+type batch struct {
+	fmts   []convert.Format
+	wopt   dialog.Options
+	strict bool
+
+	mu      sync.Mutex
+	stopped os.Signal // set on a signal: no new file starts
+	active  map[*convert.Converter]struct{}
+}
+
+// runBatch converts every file into its own dialog in o.outDir, jobs at a
+// time, and goes on past files that fail.
+func runBatch(o convertOptions, fmts []convert.Format, files []string, stderr io.Writer) error {
+	wopt, err := o.writerOptions()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.outDir, 0o755); err != nil {
+		return fmt.Errorf("cannot create the output folder: %w", err)
+	}
+	jobs := o.jobs
+	if jobs == 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, len(files))
+
+	b := &batch{fmts: fmts, wopt: wopt, strict: o.strict, active: make(map[*convert.Converter]struct{})}
+	names := dialogNames(files)
+	inputs := make(map[string]string, len(files)) // absolute path → as given, to never overwrite an input
+	for _, f := range files {
+		if abs, err := filepath.Abs(f); err == nil {
+			inputs[abs] = f
+		}
+	}
+	rep := newReporter(stderr, len(files))
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			b.stop(sig)
+		case <-finished:
+		}
+	}()
+
+	results := make([]*fileResult, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Go(func() {
+			for i := range next {
+				res := &fileResult{}
+				out := filepath.Join(o.outDir, names[i])
+				if in, ok := inputs[absOr(out)]; ok {
+					res.failed = true
+					fmt.Fprintf(&res.diag, "%s: %s: the dialog %s would overwrite the input %s\n", name, files[i], out, in)
+				} else if !b.convertFile(files[i], out, res) {
+					res = nil // not started: stopped by a signal
+				}
+				results[i] = res
+				rep.done(i, res)
+			}
+		})
+	}
+	for i := range files {
+		if b.signal() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	close(finished)
+
+	var sum struct{ converted, failed, notStarted, entries, skipped int }
+	for _, r := range results {
+		switch {
+		case r == nil:
+			sum.notStarted++
+		case r.failed:
+			sum.failed++
+		default:
+			sum.converted++
+		}
+		if r != nil {
+			sum.entries += r.entries
+			sum.skipped += r.skipped
+		}
+	}
+	msg := fmt.Sprintf("%s: %s: %d converted, %d failed; %s, %s skipped",
+		name, plural(len(files), "file"), sum.converted, sum.failed,
+		plural(sum.entries, "entry"), plural(sum.skipped, "input line"))
+	sig := b.signal()
+	if sig != nil {
+		msg += fmt.Sprintf("; stopped by %s, %d not converted", unixSignalName(sig), sum.notStarted)
+	}
+	rep.finish(msg)
+	switch {
+	case sig != nil:
+		return &exitError{128 + signalNumber(sig)}
+	case sum.failed > 0:
+		return &exitError{1}
+	}
+	return nil
+}
+
+func absOr(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if w, ok := strings.CutSuffix(word, "y"); ok {
+		return strconv.Itoa(n) + " " + w + "ies"
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// stop closes every dialog being written with the signal's ending and
+// keeps new files from starting.
+func (b *batch) stop(sig os.Signal) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stopped = sig
+	for c := range b.active {
+		_ = c.Close(signalEnding(sig)) // a write error is reported by the file's worker
+	}
+}
+
+func (b *batch) signal() os.Signal {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stopped
+}
+
+// begin registers a conversion; false when the batch was stopped.
+func (b *batch) begin(c *convert.Converter) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopped != nil {
+		return false
+	}
+	b.active[c] = struct{}{}
+	return true
+}
+
+func (b *batch) end(c *convert.Converter) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.active, c)
+}
+
+// convertFile converts in into the dialog out. The dialog is written to a
+// temporary file beside out and renamed into place when complete, so a
+// reader never sees half a dialog and a failure leaves no debris. It
+// returns false when the batch was stopped before the file started.
+func (b *batch) convertFile(in, out string, res *fileResult) bool {
+	fail := func(format string, args ...any) bool {
+		res.failed = true
+		fmt.Fprintf(&res.diag, "%s: "+format+"\n", append([]any{name}, args...)...)
+		return true
+	}
+	if b.signal() != nil {
+		return false
+	}
+	r, err := openInput(in)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer r.Close()
+
+	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp"+strconv.Itoa(os.Getpid()))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return fail("cannot write the dialog %s: %v", out, unwrapPath(err))
+	}
+	// Nobody reads a batch dialog while it is written, so it is buffered:
+	// one write per entry would cost a system call each.
+	bw := bufio.NewWriterSize(f, 64<<10)
+	w := dialog.NewWriter(bw, b.wopt)
+	conv := convert.New(w, convert.Options{Formats: b.fmts, Stderr: &res.diag})
+	if !b.begin(conv) {
+		f.Close()
+		os.Remove(tmp)
+		return false
+	}
+	feedErr := conv.Feed(r, in)
+	closeErr := conv.Close(nil)
+	b.end(conv)
+	if closeErr == nil {
+		closeErr = bw.Flush()
+	}
+	if err := f.Close(); closeErr == nil {
+		closeErr = err
+	}
+	var oe *convert.OutputError
+	if closeErr == nil && errors.As(feedErr, &oe) {
+		closeErr = oe
+	}
+	if closeErr == nil {
+		if err := os.Rename(tmp, out); err != nil {
+			var le *os.LinkError
+			if errors.As(err, &le) {
+				err = le.Err // it names the temporary file, which means nothing to the user
+			}
+			closeErr = err
+		}
+	}
+	if closeErr != nil {
+		os.Remove(tmp)
+		return fail("writing the dialog to %s: %v", out, unwrapPath(closeErr))
+	}
+	res.entries = w.Entries()
+	res.skipped = conv.Stats().Bad
+	if feedErr != nil {
+		// The dialog is kept: it holds what was read and ends as incomplete.
+		return fail("reading %s: %v", in, unwrapPath(feedErr))
+	}
+	if b.strict && res.skipped > 0 {
+		return fail("%s: --strict: %s skipped as broken", in, plural(res.skipped, "input line"))
+	}
+	return true
+}
+
+// reporter prints each file's diagnostics as one block, in argument order
+// whatever order the files finish in, so the log of a batch is the same
+// for any --jobs; and, on a terminal, a progress line.
+type reporter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	blocks   []*fileResult
+	ready    []bool
+	next     int
+	total    int
+	finished int
+	failed   int
+	tty      bool
+	shown    int // width of the progress line on screen
+	drawn    time.Time
+}
+
+func newReporter(w io.Writer, total int) *reporter {
+	return &reporter{w: w, blocks: make([]*fileResult, total), ready: make([]bool, total), total: total, tty: isTerminal(w)}
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// done records a finished file (nil: not started) and prints what is due.
+func (r *reporter) done(i int, res *fileResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.blocks[i], r.ready[i] = res, true
+	r.finished++
+	if res != nil && res.failed {
+		r.failed++
+	}
+	printed := false
+	for ; r.next < r.total && r.ready[r.next]; r.next++ {
+		if b := r.blocks[r.next]; b != nil && b.diag.Len() > 0 {
+			r.clear()
+			_, _ = r.w.Write(b.diag.Bytes())
+			printed = true
+		}
+		r.blocks[r.next] = nil // its diagnostics are out; free them
+	}
+	if r.tty && (printed || time.Since(r.drawn) >= 100*time.Millisecond) {
+		r.draw()
+	}
+}
+
+// finish prints what is left and the summary line.
+func (r *reporter) finish(summary string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clear()
+	for ; r.next < r.total; r.next++ {
+		if b := r.blocks[r.next]; b != nil {
+			_, _ = r.w.Write(b.diag.Bytes())
+		}
+	}
+	fmt.Fprintln(r.w, summary)
+}
+
+func (r *reporter) draw() {
+	if !r.tty {
+		return
+	}
+	line := fmt.Sprintf("%s: %d/%d files", name, r.finished, r.total)
+	if r.failed > 0 {
+		line += fmt.Sprintf(", %d failed", r.failed)
+	}
+	pad := max(r.shown-len(line), 0)
+	fmt.Fprintf(r.w, "\r%s%s", line, strings.Repeat(" ", pad))
+	r.shown = len(line)
+	r.drawn = time.Now()
+}
+
+// clear removes the progress line, before other output.
+func (r *reporter) clear() {
+	if r.tty && r.shown > 0 {
+		fmt.Fprintf(r.w, "\r%s\r", strings.Repeat(" ", r.shown))
+		r.shown = 0
+	}
+}

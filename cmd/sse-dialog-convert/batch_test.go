@@ -1,0 +1,379 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// corpusDir holds real captures by other people (never copied into the repo).
+const corpusDir = "../../../shared/corpus"
+
+// batchRun runs the program in-process.
+func batchRun(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(""), &stdout, &stderr)
+	assert.Empty(t, stdout.String(), "nothing goes to stdout in batch mode")
+	return code, stderr.String()
+}
+
+// TestHelperProcess is the program itself when a test runs it as a separate
+// process (for environment such as TZ that a process reads once).
+func TestHelperProcess(t *testing.T) {
+	if os.Getenv("SSE_DIALOG_CONVERT_HELPER") != "1" {
+		return
+	}
+	args := os.Args
+	for len(args) > 0 && args[0] != "--" {
+		args = args[1:]
+	}
+	os.Exit(run(args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// helperCmd returns a command running the program with args in a separate process.
+func helperCmd(env []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--"}, args...)...)
+	cmd.Env = append(os.Environ(), append([]string{"SSE_DIALOG_CONVERT_HELPER=1"}, env...)...)
+	return cmd
+}
+
+func TestDialogNames(t *testing.T) {
+	tests := []struct {
+		name  string
+		files []string
+		want  []string
+	}{
+		{"extensions dropped", []string{"/r/t.jsonl", "/r/u.ndjson.gz", "/r/v.json", "/r/w", "/r/x.txt"},
+			[]string{"t.dialog.jsonl", "u.dialog.jsonl", "v.dialog.jsonl", "w.dialog.jsonl", "x.txt.dialog.jsonl"}},
+		{"only one extension dropped", []string{"/r/t.json.jsonl"}, []string{"t.json.dialog.jsonl"}},
+		{"same name in run folders", []string{"/runs/a1/transcript.jsonl", "/runs/b2/transcript.jsonl", "/runs/c3/other.jsonl"},
+			[]string{"a1_transcript.dialog.jsonl", "b2_transcript.dialog.jsonl", "other.dialog.jsonl"}},
+		{"as many folders as it takes", []string{"/p/a/t.jsonl", "/q/a/t.jsonl", "/r/b/t.jsonl"},
+			[]string{"p_a_t.dialog.jsonl", "q_a_t.dialog.jsonl", "b_t.dialog.jsonl"}},
+		{"one path inside the other", []string{"/x/t.jsonl", "/a/x/t.jsonl"},
+			[]string{"x_t.dialog.jsonl", "a_x_t.dialog.jsonl"}},
+		{"same folder, other extension", []string{"/d/t.jsonl", "/d/t.jsonl.gz"},
+			[]string{"t.jsonl.dialog.jsonl", "t.jsonl.gz.dialog.jsonl"}},
+		{"the same file twice", []string{"/d/t.jsonl", "/d/t.jsonl", "/d/t.jsonl"},
+			[]string{"t.dialog.jsonl", "t-2.dialog.jsonl", "t-3.dialog.jsonl"}},
+		{"case-insensitive clash", []string{"/d/T.jsonl", "/e/t.jsonl"},
+			[]string{"d_T.dialog.jsonl", "e_t.dialog.jsonl"}},
+		{"root", []string{"/t.jsonl", "/d/t.jsonl"}, []string{"t.dialog.jsonl", "d_t.dialog.jsonl"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, dialogNames(tt.files))
+			// The name of a file does not depend on where it stands in the list.
+			rev := slices.Clone(tt.files)
+			slices.Reverse(rev)
+			got := dialogNames(rev)
+			slices.Reverse(got)
+			if !slices.Equal(tt.files, rev) {
+				assert.Equal(t, tt.want, got, "reversed input order")
+			}
+		})
+	}
+}
+
+// batchInputs gathers the real captures (when the corpus is there) and our
+// fixtures, and adds collisions and gzip copies in dir.
+func batchInputs(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	for _, sub := range []string{"claude", "codex"} {
+		m, _ := filepath.Glob(filepath.Join(corpusDir, sub, "*.json*"))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Logf("no real captures in %s: the batch covers only testdata fixtures", corpusDir)
+	}
+	fixtures, err := filepath.Glob("../../testdata/*/*.in.jsonl")
+	require.NoError(t, err)
+	require.NotEmpty(t, fixtures)
+	files = append(files, fixtures...)
+	for i, f := range files { // the program may run in another folder
+		abs, err := filepath.Abs(f)
+		require.NoError(t, err)
+		files[i] = abs
+	}
+	// runs/*/transcript.jsonl, one of them compressed
+	for i := range 3 {
+		raw, err := os.ReadFile(fixtures[i%len(fixtures)])
+		require.NoError(t, err)
+		run := filepath.Join(dir, "runs", "run"+string(rune('a'+i)))
+		require.NoError(t, os.MkdirAll(run, 0o755))
+		p := filepath.Join(run, "transcript.jsonl")
+		if i == 0 {
+			raw, p = gz(t, raw), p+".gz"
+		}
+		require.NoError(t, os.WriteFile(p, raw, 0o644))
+		files = append(files, p)
+	}
+	return files
+}
+
+func gz(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, err := zw.Write(b)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	return buf.Bytes()
+}
+
+// readDialogs returns every file of dir by name; each must be a valid dialog.
+func readDialogs(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	out := make(map[string][]byte)
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		t.Run("valid/"+e.Name(), func(t *testing.T) { requireValid(t, b) })
+		out[e.Name()] = b
+	}
+	return out
+}
+
+// TestBatchReproducible converts the same inputs twice with SOURCE_DATE_EPOCH,
+// with one job in UTC and with two jobs in a zone far from it, in separate
+// processes: every byte of every dialog, and the log, must be the same.
+func TestBatchReproducible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the program twice over the corpus")
+	}
+	tmp := t.TempDir()
+	files := batchInputs(t, tmp)
+	var outs [2]map[string][]byte
+	var logs [2]string
+	for i, env := range [][]string{
+		{"TZ=UTC", "SOURCE_DATE_EPOCH=1767225600"},
+		{"TZ=Asia/Kathmandu", "SOURCE_DATE_EPOCH=1767225600"}, // +05:45: no whole-hour slip hides
+	} {
+		dir := filepath.Join(tmp, "out"+string(rune('1'+i)))
+		args := append([]string{"--out-dir", dir, "--jobs", string(rune('1' + i))}, files...)
+		cmd := helperCmd(env, args...)
+		cmd.Dir = tmp // the fallback cwd is the process's: pinned here, documented for users
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Run(), "stderr: %s", stderr.String())
+		logs[i] = stderr.String()
+		outs[i] = readDialogs(t, dir)
+		assert.Len(t, outs[i], len(files), "one dialog per input")
+	}
+	require.Equal(t, slices.Sorted(maps.Keys(outs[0])), slices.Sorted(maps.Keys(outs[1])))
+	for name, b := range outs[0] {
+		assert.True(t, bytes.Equal(b, outs[1][name]), "%s differs between the runs", name)
+	}
+	assert.Equal(t, logs[0], logs[1], "the log does not depend on --jobs")
+	for _, n := range []string{"runa_transcript.dialog.jsonl", "runb_transcript.dialog.jsonl", "runc_transcript.dialog.jsonl"} {
+		_, ok := outs[0][n]
+		assert.True(t, ok, "no %s", n)
+	}
+}
+
+// TestBatchCWDPinned: with --cwd, where the converter runs no longer shows.
+func TestBatchCWDPinned(t *testing.T) {
+	in, err := filepath.Abs("../../testdata/claude/text-only.in.jsonl")
+	require.NoError(t, err)
+	codexRun := filepath.Join(t.TempDir(), "codex.jsonl") // current Codex says nothing of its cwd
+	require.NoError(t, os.WriteFile(codexRun, []byte(`{"type":"thread.started","thread_id":"t1"}`+"\n"+`{"type":"turn.started"}`+"\n"+`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}`+"\n"), 0o644))
+	var got [2]map[string][]byte
+	for i := range got {
+		out := filepath.Join(t.TempDir(), "out")
+		cmd := helperCmd([]string{"SOURCE_DATE_EPOCH=1767225600"}, "--out-dir", out, "--cwd", "/fixture", in, codexRun)
+		cmd.Dir = t.TempDir() // a different folder each time
+		b, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", b)
+		got[i] = readDialogs(t, out)
+	}
+	assert.Equal(t, got[0], got[1])
+	assert.Contains(t, string(got[0]["codex.dialog.jsonl"]), `"cwd":"/fixture"`)
+}
+
+func TestBatchGoesOnPastFailures(t *testing.T) {
+	tmp := t.TempDir()
+	good := "../../testdata/claude/text-only.in.jsonl"
+	missing := filepath.Join(tmp, "missing.jsonl")
+	raw, err := os.ReadFile(good)
+	require.NoError(t, err)
+	// A gzip file cut before its trailer: all of the data reads, then an error.
+	badGz := filepath.Join(tmp, "broken.jsonl.gz")
+	z := gz(t, raw)
+	require.NoError(t, os.WriteFile(badGz, z[:len(z)-8], 0o644))
+	// One cut inside its header gives nothing to convert.
+	badHead := filepath.Join(tmp, "head.gz")
+	require.NoError(t, os.WriteFile(badHead, z[:5], 0o644))
+	blocked := filepath.Join(tmp, "in", "blocked.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(blocked), 0o755))
+	require.NoError(t, os.WriteFile(blocked, raw, 0o644))
+	out := filepath.Join(tmp, "out")
+	// A folder where the dialog should go: that one output cannot be written.
+	require.NoError(t, os.MkdirAll(filepath.Join(out, "blocked.dialog.jsonl"), 0o755))
+
+	code, stderr := batchRun(t, "--out-dir", out, "--jobs", "2", "--clock", "1767225600", missing, good, badGz, badHead, blocked)
+	assert.Equal(t, 1, code)
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	require.Len(t, lines, 5, stderr)
+	// One block per file, in argument order, each naming its file.
+	assert.Contains(t, lines[0], missing)
+	assert.Contains(t, lines[0], "no such file")
+	assert.Equal(t, "sse-dialog-convert: reading "+badGz+": unexpected EOF", lines[1])
+	assert.Equal(t, "sse-dialog-convert: reading "+badHead+": unexpected EOF", lines[2])
+	assert.Contains(t, lines[3], "writing the dialog to "+filepath.Join(out, "blocked.dialog.jsonl")+": ")
+	assert.NotContains(t, lines[3], ".tmp", "the temporary file means nothing to the user")
+	golden, err := os.ReadFile("../../testdata/claude/text-only.out.jsonl")
+	require.NoError(t, err)
+	entries := 2 * bytes.Count(golden, []byte("\n")) // the good file's, and as many from the cut copy
+	assert.Equal(t, fmt.Sprintf("sse-dialog-convert: 5 files: 1 converted, 4 failed; %d entries, 0 input lines skipped", entries), lines[4])
+
+	dialogs := readDialogs(t, out)
+	assert.Contains(t, string(dialogs["text-only.in.dialog.jsonl"]), `"status":"success"`)
+	// What the cut file held is kept, though the file counts as failed.
+	assert.Equal(t, dialogs["text-only.in.dialog.jsonl"], dialogs["broken.dialog.jsonl"])
+	assert.Len(t, dialogs, 2, "no dialog for the files that could not be read")
+	for name := range dialogs {
+		assert.False(t, strings.HasPrefix(name, "."), "temporary file %s left behind", name)
+	}
+}
+
+func TestBatchSkippedLinesAndStrict(t *testing.T) {
+	tmp := t.TempDir()
+	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
+	require.NoError(t, err)
+	noisy := filepath.Join(tmp, "noisy.jsonl")
+	require.NoError(t, os.WriteFile(noisy, append([]byte("warning: not json\n"), raw...), 0o644))
+	out := filepath.Join(tmp, "out")
+
+	code, stderr := batchRun(t, "--out-dir", out, "--clock", "0", noisy)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, noisy+":1: skipped: not valid JSON")
+	assert.Contains(t, stderr, "1 file: 1 converted, 0 failed; ")
+	assert.Contains(t, stderr, ", 1 input line skipped")
+
+	code, stderr = batchRun(t, "--out-dir", out, "--clock", "0", "--strict", noisy)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, noisy+": --strict: 1 input line skipped as broken")
+	assert.Contains(t, stderr, "1 file: 0 converted, 1 failed; ")
+	readDialogs(t, out) // still written, and valid
+}
+
+func TestBatchRefusesToOverwriteAnInput(t *testing.T) {
+	tmp := t.TempDir()
+	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
+	require.NoError(t, err)
+	a := filepath.Join(tmp, "a")
+	b := filepath.Join(tmp, "a.dialog.jsonl") // a's dialog would land on it
+	require.NoError(t, os.WriteFile(a, raw, 0o644))
+	require.NoError(t, os.WriteFile(b, raw, 0o644))
+	code, stderr := batchRun(t, "--out-dir", tmp, a, b)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "would overwrite the input "+b)
+	kept, err := os.ReadFile(b)
+	require.NoError(t, err)
+	assert.Equal(t, raw, kept)
+}
+
+func TestGzipInputConvertsAsPlain(t *testing.T) {
+	in := "../../testdata/claude/text-only.in.jsonl"
+	raw, err := os.ReadFile(in)
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	compressed := gz(t, raw)
+	for _, p := range []string{"t.jsonl.gz", "renamed.jsonl"} { // found by its bytes, not its name
+		require.NoError(t, os.WriteFile(filepath.Join(tmp, p), compressed, 0o644))
+	}
+	// Two gzip members back to back, as `cat a.gz b.gz` makes: one stream.
+	half := bytes.IndexByte(raw, '\n') + 1
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, "multi.gz"), append(gz(t, raw[:half]), gz(t, raw[half:])...), 0o644))
+
+	convert := func(file string) string {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"-o", "-", "--clock", "1767225600", file}, strings.NewReader(""), &stdout, &stderr)
+		require.Equal(t, 0, code, stderr.String())
+		assert.Empty(t, stderr.String())
+		requireValid(t, stdout.Bytes())
+		return stdout.String()
+	}
+	want := convert(in)
+	for _, p := range []string{"t.jsonl.gz", "renamed.jsonl", "multi.gz"} {
+		assert.Equal(t, want, convert(filepath.Join(tmp, p)), p)
+	}
+}
+
+func TestOfflineUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--out-dir", "d"},
+		{"--out-dir", "d", "-"},
+		{"--out-dir", "d", "-o", "x", "f"},
+		{"--out-dir", "d", "--tee", "f"},
+		{"--out-dir", "d", "--follow", "f"},
+		{"--out-dir", "d", "--jobs", "-1", "f"},
+		{"--follow"},
+		{"--follow", "-"},
+		{"--follow", "a", "b"},
+		{"--follow", "--tee", "a"},
+		{"--follow", "--idle-timeout", "-1s", "a"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, strings.NewReader(""), &stdout, &stderr)
+		assert.Equal(t, 2, code, "%v: %s", args, stderr.String())
+		assert.Contains(t, stderr.String(), "for usage", "%v", args)
+	}
+}
+
+// BenchmarkBatch converts 40 copies of the largest capture with one job and
+// with two; compare ns/op (see the report for the ratio).
+func BenchmarkBatch(b *testing.B) {
+	captures, _ := filepath.Glob(filepath.Join(corpusDir, "claude", "*.jsonl"))
+	if len(captures) == 0 {
+		b.Skipf("no captures in %s", corpusDir)
+	}
+	var big string
+	var size int64
+	for _, c := range captures {
+		if st, err := os.Stat(c); err == nil && st.Size() > size {
+			big, size = c, st.Size()
+		}
+	}
+	raw, err := os.ReadFile(big)
+	require.NoError(b, err)
+	dir := b.TempDir()
+	var files []string
+	for i := range 40 {
+		p := filepath.Join(dir, "in", "run"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)), "transcript.jsonl")
+		require.NoError(b, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(b, os.WriteFile(p, raw, 0o644))
+		files = append(files, p)
+	}
+	for _, jobs := range []string{"1", "2"} {
+		b.Run("jobs="+jobs, func(b *testing.B) {
+			b.SetBytes(size * int64(len(files)))
+			b.ReportAllocs()
+			args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", jobs, "--clock", "0"}, files...)
+			for b.Loop() {
+				var stderr bytes.Buffer
+				if code := run(args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+			}
+		})
+	}
+}
