@@ -205,7 +205,8 @@ func (a *Adapter) itemArgs(it *item, k kind) string {
 		if str(it.query) != "" {
 			b = append(append(b, `"query":`...), it.query...)
 		}
-		if !isNull(it.action) {
+		// The action of an item.started is a placeholder, {"type":"other"}.
+		if !isNull(it.action) && str(get(it.action, "type")) != "other" {
 			if len(b) > 1 {
 				b = append(b, ',')
 			}
@@ -250,7 +251,7 @@ func (a *Adapter) itemResult(it *item, k kind, c *openCall) (dialog.Text, bool) 
 	case kindCommand:
 		return a.commandResult(it.output, it.exitCode, status)
 	case kindFileChange:
-		return a.changeList(it.changes), failed
+		return a.changeList(it.changes, status, failed), failed
 	case kindMCP:
 		return a.mcpResult(it.result, it.err, failed)
 	case kindWebSearch:
@@ -297,9 +298,13 @@ func (a *Adapter) commandResult(output, exitCode, status string) (dialog.Text, b
 	return a.text.text(), true
 }
 
-// changeList lists a file_change's changes, one "<kind> <path>" a line.
-func (a *Adapter) changeList(changes string) dialog.Text {
+// changeList lists a file_change's changes, one "<kind> <path>" a line,
+// after "[failed]" (or the status) when the change failed.
+func (a *Adapter) changeList(changes, status string, failed bool) dialog.Text {
 	a.text.reset()
+	if failed {
+		a.text.plain("[" + status + "]")
+	}
 	for e := elems(changes); e.next(); {
 		var path, kind string
 		for f := fields(e.val); f.next(); {
