@@ -533,7 +533,7 @@ func reasonFor(subtype, terminal string, isErr bool) string {
 	case subtype == "error_during_execution":
 		return ReasonDuringExecution
 	case strings.HasPrefix(subtype, "error_"):
-		return strings.TrimPrefix(subtype, "error_")
+		return strings.Clone(strings.TrimPrefix(subtype, "error_"))
 	case isErr:
 		return ReasonAPIError
 	}
@@ -551,7 +551,7 @@ func errorMessage(errs, result, subtype string) string {
 		}
 	}
 	if len(parts) > 0 {
-		return strings.Join(parts, "; ")
+		return strings.Clone(strings.Join(parts, "; ")) // Join of one part returns it: a view of obj
 	}
 	if s := str(result); strings.TrimSpace(s) != "" {
 		return strings.Clone(s)
