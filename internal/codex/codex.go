@@ -248,7 +248,7 @@ func (a *Adapter) newProcess() {
 // end records the ending of the current run. The last run's ending is the
 // dialog's; earlier ones are turned into warnings by supersede.
 func (a *Adapter) end(st dialog.Status, msg, reason string) {
-	a.sum.Status, a.sum.Message, a.sum.Reason = st, strings.Clone(msg), reason
+	a.sum.Status, a.sum.Message, a.sum.Reason = st, strings.Clone(msg), strings.Clone(reason)
 	a.active = false
 }
 
