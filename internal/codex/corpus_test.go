@@ -1,0 +1,302 @@
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/claude"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+)
+
+// corpusDir holds real captures written by other people (not in the repo).
+const corpusDir = "../../../shared/corpus/codex"
+
+// TestCorpus converts every Codex capture through the real pipeline (auto
+// detection among all formats) and compares the dialog with what a small,
+// independent reading of the source says it must hold.
+func TestCorpus(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"*.jsonl", "*.ndjson", "*.pretty.json"} {
+		m, err := filepath.Glob(filepath.Join(corpusDir, pat))
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skipf("no Codex captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			require.NoError(t, err)
+			want := expectFrom(t, src)
+			d := convertCorpus(t, f)
+			checkDialog(t, d, want)
+		})
+	}
+}
+
+// convertCorpus runs the pipeline the CLI runs on one file.
+func convertCorpus(t *testing.T, path string) dialogOf {
+	t.Helper()
+	in, err := os.Open(path)
+	require.NoError(t, err)
+	defer in.Close()
+	var out, stderr bytes.Buffer
+	w := dialog.NewWriter(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"})
+	c := convert.New(w, convert.Options{Stderr: &stderr, Formats: []convert.Format{
+		{Name: "claude", Detect: claude.Detect, New: func(w *dialog.Writer) convert.Adapter { return claude.New(w) }},
+		{Name: "codex", Detect: Detect, New: func(w *dialog.Writer) convert.Adapter { return New(w) }},
+	}})
+	require.NoError(t, c.Feed(in, path))
+	require.NoError(t, c.Close(nil))
+	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
+	assert.Zero(t, c.Stats().Bad)
+
+	var findings []string
+	_, err = dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	require.NoError(t, err)
+	require.Empty(t, findings, "invalid dialog:\n%s", out.String())
+
+	var d dialogOf
+	dec := json.NewDecoder(&out)
+	for {
+		var e entry
+		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
+			break
+		} else {
+			require.NoError(t, err)
+		}
+		d.entries = append(d.entries, e)
+	}
+	d.complete = d.entries[len(d.entries)-1]
+	return d
+}
+
+// expected is what the source says, read with encoding/json alone.
+type expected struct {
+	messages, thinking []string
+	warnings           int
+	commands           int      // command executions, each must get a result
+	outputs            []string // completed commands' output, each must appear
+	status             string   // success, error, or "" for none seen
+	message            string   // the failure's message
+	tokens             map[string]int64
+}
+
+// expectFrom reads a capture as a JSON stream (which covers JSON Lines and
+// pretty-printed objects alike) with the spec's rules, independently of
+// the adapter: messages and reasoning texts, command executions, the last
+// usage of each process summed, and the ending.
+func expectFrom(t *testing.T, src []byte) expected {
+	t.Helper()
+	type usage struct {
+		In    int64 `json:"input_tokens"`
+		Cache int64 `json:"cached_input_tokens"`
+		Write int64 `json:"cache_write_input_tokens"`
+		Out   int64 `json:"output_tokens"`
+		Reas  int64 `json:"reasoning_output_tokens"`
+	}
+	type event struct {
+		Type string `json:"type"`
+		Item *struct {
+			ID       string `json:"id"`
+			Type     string `json:"type"`
+			ItemType string `json:"item_type"`
+			Text     string `json:"text"`
+			Output   string `json:"aggregated_output"`
+		} `json:"item"`
+		Usage *usage `json:"usage"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+		Msg *struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+			Text    string `json:"text"`
+			CallID  string `json:"call_id"`
+			Last    string `json:"last_agent_message"`
+			Info    *struct {
+				Total *usage `json:"total_token_usage"`
+			} `json:"info"`
+			usage
+		} `json:"msg"`
+		Workdir string `json:"workdir"`
+	}
+	var w expected
+	var done, cur usage
+	commands := map[string]bool{}
+	newProcess := func() {
+		done = usage{In: done.In + cur.In, Cache: done.Cache + cur.Cache, Write: done.Write + cur.Write, Out: done.Out + cur.Out, Reas: done.Reas + cur.Reas}
+		cur = usage{}
+		clear(commands)
+	}
+	lastMsg := ""
+	dec := json.NewDecoder(bytes.NewReader(src))
+	for {
+		var ev event
+		if err := dec.Decode(&ev); errors.Is(err, io.EOF) {
+			break
+		} else {
+			require.NoError(t, err)
+		}
+		switch {
+		case ev.Type == "thread.started" || ev.Type == "session.created" || ev.Workdir != "":
+			newProcess()
+			w.status, w.message = "", ""
+		case ev.Type == "turn.started":
+			w.status, w.message = "", ""
+		case ev.Type == "turn.completed":
+			w.status = "success"
+			if ev.Usage != nil {
+				cur = *ev.Usage
+			}
+		case ev.Type == "turn.failed":
+			w.status, w.message = "error", ev.Error.Message
+		case ev.Type == "error":
+			w.warnings++
+		case strings.HasPrefix(ev.Type, "item."):
+			typ := ev.Item.Type
+			if typ == "" {
+				typ = ev.Item.ItemType
+			}
+			switch {
+			case ev.Type != "item.completed" && typ == "command_execution":
+				if !commands[ev.Item.ID] {
+					commands[ev.Item.ID] = true
+					w.commands++
+				}
+			case ev.Type != "item.completed":
+			case typ == "agent_message" || typ == "assistant_message":
+				if ev.Item.Text != "" {
+					w.messages = append(w.messages, ev.Item.Text)
+				}
+			case typ == "reasoning":
+				if ev.Item.Text != "" {
+					w.thinking = append(w.thinking, ev.Item.Text)
+				}
+			case typ == "error":
+				w.warnings++
+			case typ == "command_execution":
+				if !commands[ev.Item.ID] {
+					w.commands++
+				}
+				delete(commands, ev.Item.ID)
+				w.outputs = append(w.outputs, ev.Item.Output)
+			}
+		case ev.Msg != nil:
+			m := ev.Msg
+			switch m.Type {
+			case "task_started":
+				w.status, w.message = "", ""
+			case "agent_message":
+				w.messages = append(w.messages, m.Message)
+				lastMsg = m.Message
+			case "agent_reasoning":
+				w.thinking = append(w.thinking, m.Text)
+			case "exec_command_begin":
+				w.commands++
+			case "error":
+				w.status, w.message = "error", m.Message
+			case "stream_error":
+				w.warnings++
+			case "task_complete":
+				if m.Last != "" && m.Last != lastMsg {
+					w.messages = append(w.messages, m.Last)
+				}
+				if w.status != "error" {
+					w.status = "success"
+				}
+			case "token_count":
+				if m.Info != nil && m.Info.Total != nil {
+					cur = *m.Info.Total
+				} else if m.In > 0 || m.Out > 0 {
+					cur = m.usage
+				}
+			}
+		}
+	}
+	newProcess()
+	w.tokens = map[string]int64{"in": done.In, "out": done.Out}
+	for k, v := range map[string]int64{"cache_read": done.Cache, "cache_write": done.Write, "reasoning": done.Reas} {
+		if v > 0 {
+			w.tokens[k] = v
+		}
+	}
+	return w
+}
+
+func checkDialog(t *testing.T, d dialogOf, w expected) {
+	t.Helper()
+	assert.Equal(t, "codex", d.entries[0]["data"].(map[string]any)["agent"], "detected as another format")
+
+	var msgs []string
+	for _, e := range d.of("message") {
+		msgs = append(msgs, e.str("content"))
+	}
+	// Every agent message, in order; the only other messages are warnings.
+	assert.Equal(t, w.messages, subsequence(msgs, w.messages), "agent messages")
+	assert.Len(t, msgs, len(w.messages)+w.warnings, "messages besides the agent's are the warnings")
+	assert.EqualValues(t, w.warnings, d.complete.num("warnings"))
+
+	var thinking []string
+	for _, e := range d.of("thinking") {
+		thinking = append(thinking, e.str("content"))
+	}
+	assert.Equal(t, w.thinking, thinking, "reasoning")
+
+	var bash []entry
+	for _, r := range d.results() {
+		if r.str("name") == "bash" {
+			bash = append(bash, r)
+		}
+	}
+	assert.Len(t, bash, w.commands, "a tool result for every command execution")
+	for _, out := range w.outputs {
+		if out == "" || len(out) > dialog.DefaultMaxText {
+			continue
+		}
+		found := false
+		for _, r := range bash {
+			found = found || strings.Contains(r.text(), out)
+		}
+		assert.True(t, found, "command output %q in a bash result", out)
+	}
+
+	assert.Equal(t, w.tokens, d.tokens(), "totals: the last usage of each process, summed")
+
+	switch w.status {
+	case "success":
+		assert.Equal(t, "success", d.complete.str("status"))
+	case "error":
+		assert.Equal(t, "error", d.complete.str("status"))
+		assert.Equal(t, w.message, d.complete.str("message"))
+		assert.NotEqual(t, "incomplete", d.complete.str("reason"))
+	default:
+		assert.Equal(t, "error", d.complete.str("status"))
+		assert.Equal(t, "incomplete", d.complete.str("reason"))
+	}
+}
+
+// subsequence returns the elements of want found in order in have.
+func subsequence(have, want []string) []string {
+	var out []string
+	i := 0
+	for _, h := range have {
+		if i < len(want) && h == want[i] {
+			out = append(out, h)
+			i++
+		}
+	}
+	return out
+}
