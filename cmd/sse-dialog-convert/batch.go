@@ -172,10 +172,17 @@ type batch struct {
 	wopt   dialog.Options
 	strict bool
 
-	mu      sync.Mutex
-	stopped os.Signal // set on a signal: no new file starts
-	active  map[*convert.Converter]struct{}
+	mu        sync.Mutex
+	stopped   os.Signal     // set on a signal: no new file starts
+	stopCh    chan struct{} // closed on a signal
+	active    map[*convert.Converter]string
+	abandoned bool // the batch ended without waiting for conversions stuck in I/O
 }
+
+// stopWait is how long a signal waits for the conversions it cut short to
+// write their dialogs. Only an input that blocks (a FIFO with no writer)
+// takes longer; it is abandoned.
+const stopWait = 3 * time.Second
 
 // runBatch converts every file into its own dialog in o.outDir, jobs at a
 // time, and goes on past files that fail.
@@ -193,7 +200,7 @@ func runBatch(o convertOptions, fmts []convert.Format, files []string, stderr io
 	}
 	jobs = min(jobs, len(files))
 
-	b := &batch{fmts: fmts, wopt: wopt, strict: o.strict, active: make(map[*convert.Converter]struct{})}
+	b := &batch{fmts: fmts, wopt: wopt, strict: o.strict, stopCh: make(chan struct{}), active: make(map[*convert.Converter]string)}
 	names := dialogNames(files)
 	inputs := make(map[string]string, len(files)) // absolute path → as given, to never overwrite an input
 	for _, f := range files {
@@ -206,17 +213,26 @@ func runBatch(o convertOptions, fmts []convert.Format, files []string, stderr io
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	finished := make(chan struct{})
+	allDone := make(chan struct{})
 	go func() {
 		select {
 		case sig := <-sigs:
 			b.stop(sig)
-		case <-finished:
+		case <-allDone:
 		}
 	}()
 
-	results := make([]*fileResult, len(files))
 	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case next <- i:
+			case <-b.stopCh:
+				return
+			}
+		}
+	}()
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Go(func() {
@@ -227,50 +243,37 @@ func runBatch(o convertOptions, fmts []convert.Format, files []string, stderr io
 					res.failed = true
 					fmt.Fprintf(&res.diag, "%s: %s: the dialog %s would overwrite the input %s\n", name, files[i], out, in)
 				} else if !b.convertFile(files[i], out, res) {
-					res = nil // not started: stopped by a signal
+					continue // not started, or abandoned: stopped by a signal
 				}
-				results[i] = res
 				rep.done(i, res)
 			}
 		})
 	}
-	for i := range files {
-		if b.signal() != nil {
-			break
+	go func() { wg.Wait(); close(allDone) }()
+	select {
+	case <-allDone:
+	case <-b.stopCh:
+		select {
+		case <-allDone:
+		case <-time.After(stopWait):
+			b.abandon()
 		}
-		next <- i
 	}
-	close(next)
-	wg.Wait()
-	close(finished)
 
-	var sum struct{ converted, failed, notStarted, entries, skipped int }
-	for _, r := range results {
-		switch {
-		case r == nil:
-			sum.notStarted++
-		case r.failed:
-			sum.failed++
-		default:
-			sum.converted++
-		}
-		if r != nil {
-			sum.entries += r.entries
-			sum.skipped += r.skipped
-		}
-	}
-	msg := fmt.Sprintf("%s: %s: %d converted, %d failed; %s, %s skipped",
-		name, plural(len(files), "file"), sum.converted, sum.failed,
-		plural(sum.entries, "entry"), plural(sum.skipped, "input line"))
 	sig := b.signal()
-	if sig != nil {
-		msg += fmt.Sprintf("; stopped by %s, %d not converted", unixSignalName(sig), sum.notStarted)
-	}
-	rep.finish(msg)
+	failed := rep.finish(func(c counts) string {
+		msg := fmt.Sprintf("%s: %s: %d converted, %d failed; %s, %s skipped",
+			name, plural(len(files), "file"), c.converted, c.failed,
+			plural(c.entries, "entry"), plural(c.skipped, "input line"))
+		if sig != nil {
+			msg += fmt.Sprintf("; stopped by %s, %d not converted", unixSignalName(sig), len(files)-c.converted-c.failed)
+		}
+		return msg
+	})
 	switch {
 	case sig != nil:
 		return &exitError{128 + signalNumber(sig)}
-	case sum.failed > 0:
+	case failed:
 		return &exitError{1}
 	}
 	return nil
@@ -299,8 +302,20 @@ func (b *batch) stop(sig os.Signal) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.stopped = sig
+	close(b.stopCh)
 	for c := range b.active {
 		_ = c.Close(signalEnding(sig)) // a write error is reported by the file's worker
+	}
+}
+
+// abandon gives up on conversions still stuck in I/O after a signal and
+// removes their temporary files; their workers write nothing more.
+func (b *batch) abandon() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.abandoned = true
+	for _, tmp := range b.active {
+		os.Remove(tmp)
 	}
 }
 
@@ -310,21 +325,23 @@ func (b *batch) signal() os.Signal {
 	return b.stopped
 }
 
-// begin registers a conversion; false when the batch was stopped.
-func (b *batch) begin(c *convert.Converter) bool {
+// begin registers a conversion writing tmp; false when the batch was stopped.
+func (b *batch) begin(c *convert.Converter, tmp string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.stopped != nil {
 		return false
 	}
-	b.active[c] = struct{}{}
+	b.active[c] = tmp
 	return true
 }
 
-func (b *batch) end(c *convert.Converter) {
+// end unregisters a conversion; false when the batch has abandoned it.
+func (b *batch) end(c *convert.Converter) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.active, c)
+	return !b.abandoned
 }
 
 // convertFile converts in into the dialog out. The dialog is written to a
@@ -356,14 +373,17 @@ func (b *batch) convertFile(in, out string, res *fileResult) bool {
 	bw := bufio.NewWriterSize(f, 64<<10)
 	w := dialog.NewWriter(bw, b.wopt)
 	conv := convert.New(w, convert.Options{Formats: b.fmts, Stderr: &res.diag})
-	if !b.begin(conv) {
+	if !b.begin(conv, tmp) {
 		f.Close()
 		os.Remove(tmp)
 		return false
 	}
 	feedErr := conv.Feed(r, in)
 	closeErr := conv.Close(nil)
-	b.end(conv)
+	if !b.end(conv) {
+		f.Close()
+		return false
+	}
 	if closeErr == nil {
 		closeErr = bw.Flush()
 	}
@@ -390,7 +410,7 @@ func (b *batch) convertFile(in, out string, res *fileResult) bool {
 	res.entries = w.Entries()
 	res.skipped = conv.Stats().Bad
 	if feedErr != nil {
-		// The dialog is kept: it holds what was read and ends as incomplete.
+		// The dialog is kept: it holds what could be read.
 		return fail("reading %s: %v", in, unwrapPath(feedErr))
 	}
 	if b.strict && res.skipped > 0 {
@@ -399,21 +419,24 @@ func (b *batch) convertFile(in, out string, res *fileResult) bool {
 	return true
 }
 
+// counts sum up a batch.
+type counts struct{ converted, failed, entries, skipped int }
+
 // reporter prints each file's diagnostics as one block, in argument order
 // whatever order the files finish in, so the log of a batch is the same
-// for any --jobs; and, on a terminal, a progress line.
+// for any --jobs; and, on a terminal, a progress line. It keeps the counts.
 type reporter struct {
-	mu       sync.Mutex
-	w        io.Writer
-	blocks   []*fileResult
-	ready    []bool
-	next     int
-	total    int
-	finished int
-	failed   int
-	tty      bool
-	shown    int // width of the progress line on screen
-	drawn    time.Time
+	mu     sync.Mutex
+	w      io.Writer
+	blocks []*fileResult
+	ready  []bool
+	next   int
+	total  int
+	counts counts
+	closed bool // the summary is out: late results are ignored
+	tty    bool
+	shown  int // width of the progress line on screen
+	drawn  time.Time
 }
 
 func newReporter(w io.Writer, total int) *reporter {
@@ -430,15 +453,21 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// done records a finished file (nil: not started) and prints what is due.
+// done records a finished file and prints what is due.
 func (r *reporter) done(i int, res *fileResult) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.blocks[i], r.ready[i] = res, true
-	r.finished++
-	if res != nil && res.failed {
-		r.failed++
+	if r.closed {
+		return
 	}
+	r.blocks[i], r.ready[i] = res, true
+	if res.failed {
+		r.counts.failed++
+	} else {
+		r.counts.converted++
+	}
+	r.counts.entries += res.entries
+	r.counts.skipped += res.skipped
 	printed := false
 	for ; r.next < r.total && r.ready[r.next]; r.next++ {
 		if b := r.blocks[r.next]; b != nil && b.diag.Len() > 0 {
@@ -453,26 +482,29 @@ func (r *reporter) done(i int, res *fileResult) {
 	}
 }
 
-// finish prints what is left and the summary line.
-func (r *reporter) finish(summary string) {
+// finish prints what is left and the summary line, and reports whether
+// any file failed.
+func (r *reporter) finish(summary func(counts) string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.closed = true
 	r.clear()
 	for ; r.next < r.total; r.next++ {
 		if b := r.blocks[r.next]; b != nil {
 			_, _ = r.w.Write(b.diag.Bytes())
 		}
 	}
-	fmt.Fprintln(r.w, summary)
+	fmt.Fprintln(r.w, summary(r.counts))
+	return r.counts.failed > 0
 }
 
 func (r *reporter) draw() {
 	if !r.tty {
 		return
 	}
-	line := fmt.Sprintf("%s: %d/%d files", name, r.finished, r.total)
-	if r.failed > 0 {
-		line += fmt.Sprintf(", %d failed", r.failed)
+	line := fmt.Sprintf("%s: %d/%d files", name, r.counts.converted+r.counts.failed, r.total)
+	if r.counts.failed > 0 {
+		line += fmt.Sprintf(", %d failed", r.counts.failed)
 	}
 	pad := max(r.shown-len(line), 0)
 	fmt.Fprintf(r.w, "\r%s%s", line, strings.Repeat(" ", pad))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 )
 
 // gzipMagic starts every gzip stream. No JSON text starts with 0x1f, so
@@ -19,6 +20,10 @@ func openFile(file string) (io.ReadCloser, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, &os.PathError{Op: "read", Path: file, Err: syscall.EISDIR}
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(len(gzipMagic)) // a short or failing peek is left to the reader

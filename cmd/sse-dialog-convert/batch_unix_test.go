@@ -1,0 +1,58 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBatchSignal stops a batch with SIGINT while one input blocks (a FIFO
+// nobody writes): the files done keep their dialogs, the summary says what
+// happened, no temporary file is left, and the exit status is 128+2.
+func TestBatchSignal(t *testing.T) {
+	dir := t.TempDir()
+	good, err := filepath.Abs("../../testdata/claude/text-only.in.jsonl")
+	require.NoError(t, err)
+	fifo := filepath.Join(dir, "blocked.jsonl")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	out := filepath.Join(dir, "out")
+
+	cmd := helperCmd(nil, "--out-dir", out, "--jobs", "2", "--clock", "0", good, fifo)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	deadline := time.Now().Add(followWait)
+	for {
+		if _, err := os.Stat(filepath.Join(out, "text-only.in.dialog.jsonl")); err == nil {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the good file was not converted")
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, stderr.String())
+	assert.Equal(t, 128+2, ee.ExitCode())
+	golden, err := os.ReadFile("../../testdata/claude/text-only.out.jsonl")
+	require.NoError(t, err)
+	want := fmt.Sprintf("2 files: 1 converted, 0 failed; %d entries, 0 input lines skipped; stopped by SIGINT, 1 not converted\n", bytes.Count(golden, []byte("\n")))
+	assert.True(t, strings.HasSuffix(stderr.String(), want), stderr.String())
+	ents, err := os.ReadDir(out)
+	require.NoError(t, err)
+	require.Len(t, ents, 1, "only the good file's dialog")
+	b, err := os.ReadFile(filepath.Join(out, ents[0].Name()))
+	require.NoError(t, err)
+	requireValid(t, b)
+}
