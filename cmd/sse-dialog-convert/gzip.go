@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,12 +25,19 @@ func openFile(file string) (io.ReadCloser, error) {
 		f.Close()
 		return nil, &os.PathError{Op: "read", Path: file, Err: syscall.EISDIR}
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	head, _ := br.Peek(len(gzipMagic)) // a short or failing peek is left to the reader
-	if !bytes.Equal(head, gzipMagic) {
-		return readCloser{br, f}, nil
+	// The first bytes are read and put back in front, rather than peeked
+	// through a buffer: the converter buffers the input anyway.
+	head := make([]byte, len(gzipMagic))
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		f.Close()
+		return nil, err
 	}
-	zr, err := gzip.NewReader(br)
+	r := io.MultiReader(bytes.NewReader(head[:n]), f)
+	if !bytes.Equal(head[:n], gzipMagic) {
+		return readCloser{r, f}, nil
+	}
+	zr, err := gzip.NewReader(r)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading %s: %w", file, err)
