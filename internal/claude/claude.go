@@ -1,7 +1,7 @@
 // Package claude converts Claude Code's --output-format stream-json events
 // (and the Agent SDK's message stream, which is the same) into dialog entries.
 //
-// Rules where the stream leaves a choice (also in the README):
+// Rules where the stream leaves a choice (to be listed in the README):
 //   - Each content block of an assistant line is one entry; a block that
 //     repeats, byte for byte, an earlier block of the same message.id is a
 //     duplicate and is dropped.
@@ -104,7 +104,7 @@ func New(w *dialog.Writer) *Adapter {
 // The strings are views of obj.
 type event struct {
 	typ, subtype, message, parent, timestamp, uuid, err string
-	replay, synthetic, toolUseResult, streamEvent       string
+	replay, toolUseResult, streamEvent                  string
 	model, cwd                                          string
 	isError, duration, errors, result, terminalReason   string
 	res                                                 resultTotals
@@ -137,8 +137,6 @@ func (a *Adapter) Event(obj []byte) error {
 			ev.err = v
 		case "isReplay":
 			ev.replay = v
-		case "isSynthetic":
-			ev.synthetic = v
 		case "tool_use_result":
 			ev.toolUseResult = v
 		case "event":

@@ -145,7 +145,7 @@ type totals struct {
 	initSinceResult bool
 }
 
-// result is the part of a result event that totals read.
+// resultTotals is the part of a result event that totals read.
 type resultTotals struct {
 	modelUsage, usage string
 	cost              string // total_cost_usd or cost_usd
