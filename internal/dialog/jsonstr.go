@@ -15,10 +15,7 @@ const hexDigits = "0123456789abcdef"
 func appendString(dst []byte, s string, limit int) []byte {
 	cut := 0
 	if limit >= 0 && len(s) > limit {
-		end := limit
-		for end > 0 && !utf8.RuneStart(s[end]) {
-			end--
-		}
+		end := cutPoint(s, limit)
 		cut = len(s) - end
 		s = s[:end]
 	}
@@ -65,6 +62,19 @@ func appendString(dst []byte, s string, limit int) []byte {
 	return append(dst, '"')
 }
 
+// cutPoint returns where to cut s (longer than limit) so that no character is
+// split: limit, or the start of the character that straddles it. Bytes that
+// are not UTF-8 are cut anywhere, so the search looks back at most
+// utf8.UTFMax-1 bytes and never empties a string of invalid bytes.
+func cutPoint(s string, limit int) int {
+	for i := limit; i >= 0 && i > limit-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			return i
+		}
+	}
+	return limit
+}
+
 // appendCutMarker appends the visible note that ends a cut string (inside the literal).
 func appendCutMarker(dst []byte, cut int) []byte {
 	dst = append(dst, ` … [`...)
@@ -81,10 +91,24 @@ func appendRawString(dst []byte, lit string, limit int) []byte {
 		return appendString(dst, lit, limit)
 	}
 	body := lit[1 : len(lit)-1]
-	if (limit < 0 || len(body) <= limit) && safeLiteral(body) {
-		return append(dst, lit...)
+	if limit < 0 || len(body) <= limit {
+		if safeLiteral(body) {
+			return append(dst, lit...)
+		}
+		return appendString(dst, unescape(body), limit)
 	}
-	return appendString(dst, unescape(body), limit)
+	// Over the limit in its escaped form: decode only what is kept (a little
+	// more, to find a character boundary) and count the rest, so a 100 MB
+	// result costs a 16 KiB buffer, not two copies of itself.
+	head, n := appendUnescaped(make([]byte, 0, min(len(body), limit+2*utf8.UTFMax)), body, limit+utf8.UTFMax)
+	if n == len(body) {
+		return appendString(dst, string(head), limit)
+	}
+	total := len(head) + unescapedLen(body[n:])
+	end := cutPoint(string(head), limit)
+	dst = appendString(dst, string(head[:end]), -1)
+	dst = appendCutMarker(dst[:len(dst)-1], total-end)
+	return append(dst, '"')
 }
 
 // safeLiteral reports whether the body of a valid JSON string literal can be
@@ -163,8 +187,19 @@ func hex4(s string) (rune, bool) {
 // unescape decodes the body of a JSON string literal. Lone surrogates become
 // U+FFFD; invalid UTF-8 is left for appendString to replace.
 func unescape(b string) string {
-	out := make([]byte, 0, len(b))
+	out, _ := appendUnescaped(make([]byte, 0, len(b)), b, -1)
+	return string(out)
+}
+
+// appendUnescaped decodes the body of a JSON string literal onto out, and
+// stops after an escape or byte once it has added stop bytes or more (stop <
+// 0: never). It returns how many bytes of b it decoded.
+func appendUnescaped(out []byte, b string, stop int) ([]byte, int) {
+	start := len(out)
 	for i := 0; i < len(b); {
+		if stop >= 0 && len(out)-start >= stop {
+			return out, i
+		}
 		c := b[i]
 		if c != '\\' || i+1 >= len(b) {
 			out = append(out, c)
@@ -175,8 +210,7 @@ func unescape(b string) string {
 		case 'u':
 			r, n := readEscapedRune(b[i:])
 			if n == 0 {
-				out = append(out, b[i:]...)
-				return string(out)
+				return append(out, b[i:]...), len(b)
 			}
 			out = utf8.AppendRune(out, r)
 			i += n
@@ -196,7 +230,31 @@ func unescape(b string) string {
 		}
 		i += 2
 	}
-	return string(out)
+	return out, len(b)
+}
+
+// unescapedLen is len(unescape(b)), counted without decoding into memory.
+func unescapedLen(b string) int {
+	n := 0
+	for i := 0; i < len(b); {
+		if b[i] != '\\' || i+1 >= len(b) {
+			n++
+			i++
+			continue
+		}
+		if b[i+1] != 'u' {
+			n++
+			i += 2
+			continue
+		}
+		r, k := readEscapedRune(b[i:])
+		if k == 0 {
+			return n + len(b) - i
+		}
+		n += utf8.RuneLen(r)
+		i += k
+	}
+	return n
 }
 
 // appendRawValue appends a valid JSON value from the input in compact form,
@@ -223,7 +281,7 @@ func appendRawValue(dst []byte, raw string, limit int) []byte {
 			if j >= len(raw) {
 				j = len(raw) - 1
 			}
-			dst = appendRawString(dst, raw[i:j+1], limit)
+			dst = appendRawString(dst, raw[i:j+1], valueLimit(raw[j+1:], limit))
 			i = j + 1
 		default:
 			dst = append(dst, c)
@@ -231,4 +289,20 @@ func appendRawValue(dst []byte, raw string, limit int) []byte {
 		}
 	}
 	return dst
+}
+
+// valueLimit is the cap for a string in a JSON value, given what follows it:
+// values are capped, object keys never (two long keys cut alike would
+// become one).
+func valueLimit(after string, limit int) int {
+	for _, c := range []byte(after) {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ':':
+			return -1
+		}
+		break
+	}
+	return limit
 }
