@@ -163,22 +163,39 @@ var errNoItem = errors.New("item event without an item object")
 // Event handles one Codex event.
 func (a *Adapter) Event(obj []byte) error {
 	s := view(obj)
-	var typ, item, usage, errv, message, msg, prompt string
-	cfg := false
-	for f := fields(s); f.next(); {
+	var typ, usage, errv, message, prompt string
+	var it item
+	var m legacyMsg
+	hasItem, hasMsg, cfg := false, false, false
+	for f := fields(s); f.nextKey(); {
+		// item and msg are read where they stand: they hold the long
+		// strings (command output), so the line is walked once.
+		switch r := f.rest(); {
+		case f.key == "item" && isObject(r):
+			var n int
+			it, n = parseItem(r)
+			f.skip(n)
+			hasItem = true
+			continue
+		case f.key == "msg" && isObject(r):
+			var n int
+			m, n = parseLegacy(r)
+			f.skip(n)
+			hasMsg = true
+			continue
+		}
+		if !f.value() {
+			break
+		}
 		switch f.key {
 		case "type":
 			typ = f.val
-		case "item":
-			item = f.val
 		case "usage":
 			usage = f.val
 		case "error":
 			errv = f.val
 		case "message":
 			message = f.val
-		case "msg":
-			msg = f.val
 		case "prompt":
 			prompt = f.val
 		case "model", "workdir", "provider", "approval", "sandbox":
@@ -210,20 +227,26 @@ func (a *Adapter) Event(obj []byte) error {
 			}
 			a.closeOpen("the turn failed before the tool call finished", false)
 			a.end(dialog.StatusError, m, "")
-		case "item.started":
-			return a.item(item, phaseStarted)
-		case "item.updated":
-			return a.item(item, phaseUpdated)
-		case "item.completed":
-			return a.item(item, phaseCompleted)
+		case "item.started", "item.updated", "item.completed":
+			if !hasItem {
+				return errNoItem
+			}
+			ph := phaseCompleted
+			switch str(typ) {
+			case "item.started":
+				ph = phaseStarted
+			case "item.updated":
+				ph = phaseUpdated
+			}
+			return a.item(&it, ph)
 		case "error":
 			a.warning(message)
 		}
 		return nil
 	}
 	switch {
-	case isObject(msg):
-		return a.legacy(msg)
+	case hasMsg:
+		return a.legacy(&m)
 	case isString(prompt):
 		a.w.StreamPrompt(dialog.RawString(prompt))
 	case cfg:

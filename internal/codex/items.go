@@ -27,9 +27,12 @@ type item struct {
 	prompt, receivers, states            string
 }
 
-func parseItem(raw string) item {
+// parseItem reads the item object at the start of raw (which may run on
+// past it) and returns it with its length, so that the line is walked once.
+func parseItem(raw string) (item, int) {
 	var it item
-	for f := fields(raw); f.next(); {
+	f := fields(raw)
+	for f.next() {
 		v := f.val
 		switch f.key {
 		case "id":
@@ -84,15 +87,11 @@ func parseItem(raw string) item {
 	if it.typ == "" {
 		it.typ = it.itemType // 0.42 and 0.43
 	}
-	return it
+	return it, f.i
 }
 
 // item handles item.started, item.updated and item.completed.
-func (a *Adapter) item(raw string, ph phase) error {
-	if !isObject(raw) {
-		return errNoItem
-	}
-	it := parseItem(raw)
+func (a *Adapter) item(it *item, ph phase) error {
 	k := itemKind(str(it.typ))
 	switch k {
 	case kindNone:
@@ -129,7 +128,7 @@ func (a *Adapter) item(raw string, ph phase) error {
 	case phaseStarted, phaseUpdated:
 		switch {
 		case c == nil:
-			c = a.start(id, a.itemName(&it, k), k, a.itemArgs(&it, k))
+			c = a.start(id, a.itemName(it, k), k, a.itemArgs(it, k))
 		case k == kindTodo:
 			a.output()
 		default:
@@ -142,9 +141,9 @@ func (a *Adapter) item(raw string, ph phase) error {
 		}
 	case phaseCompleted:
 		if c == nil {
-			c = a.start(id, a.itemName(&it, k), k, a.itemArgs(&it, k))
+			c = a.start(id, a.itemName(it, k), k, a.itemArgs(it, k))
 		}
-		out, isErr := a.itemResult(&it, k, c)
+		out, isErr := a.itemResult(it, k, c)
 		a.finish(c, out, isErr)
 	}
 	return nil

@@ -32,11 +32,15 @@ type legacyMsg struct {
 	server, tool, arguments, invocation, result string
 	query, plan, explanation                    string
 	info, inputTokens, lastAgentMessage, reason string
+	raw                                         string // the whole msg
 }
 
-func parseLegacy(raw string) legacyMsg {
+// parseLegacy reads the msg object at the start of raw (which may run on
+// past it) and returns it with its length.
+func parseLegacy(raw string) (legacyMsg, int) {
 	var m legacyMsg
-	for f := fields(raw); f.next(); {
+	f := fields(raw)
+	for f.next() {
 		v := f.val
 		switch f.key {
 		case "type":
@@ -89,12 +93,12 @@ func parseLegacy(raw string) legacyMsg {
 			m.reason = v
 		}
 	}
-	return m
+	m.raw = raw[:f.i]
+	return m, f.i
 }
 
 // legacy handles one {"id", "msg"} event of Codex 0.8–0.42.
-func (a *Adapter) legacy(raw string) error {
-	m := parseLegacy(raw)
+func (a *Adapter) legacy(m *legacyMsg) error {
 	switch str(m.typ) {
 	case "task_started":
 		a.supersede()
@@ -112,7 +116,7 @@ func (a *Adapter) legacy(raw string) error {
 		a.start(str(m.callID), toolBash, kindCommand, a.execArgs(m.command, m.cwd))
 	case "exec_command_end":
 		c := a.legacyCall(m.callID, toolBash, kindCommand)
-		out, isErr := a.execResult(&m)
+		out, isErr := a.execResult(m)
 		a.finish(c, out, isErr)
 	case "patch_apply_begin":
 		a.active = true
@@ -120,7 +124,7 @@ func (a *Adapter) legacy(raw string) error {
 		c.state = strings.Clone(a.patchList(m.changes))
 	case "patch_apply_end":
 		c := a.legacyCall(m.callID, toolEdit, kindFileChange)
-		out, isErr := a.patchResult(&m, c)
+		out, isErr := a.patchResult(m, c)
 		a.finish(c, out, isErr)
 	case "mcp_tool_call_begin":
 		a.active = true
@@ -158,7 +162,7 @@ func (a *Adapter) legacy(raw string) error {
 				a.setUsage(u)
 			}
 		case m.inputTokens != "": // ≤ 0.30: the usage itself
-			a.setUsage(raw)
+			a.setUsage(m.raw)
 		}
 	case "error":
 		// Fatal in legacy: the core ends the task after it, and from 0.10

@@ -36,10 +36,21 @@ func fields(obj string) fieldIter {
 }
 
 func (it *fieldIter) next() bool {
+	return it.nextKey() && it.value()
+}
+
+// nextKey reads the next key and leaves the iterator at its value, which
+// the caller reads with value or walks itself and then skips with skipTo.
+// After the object's closing brace, it.i is just past it.
+func (it *fieldIter) nextKey() bool {
 	s := it.s
 	i := skipSpace(s, it.i)
 	if i < len(s) && s[i] == ',' {
 		i = skipSpace(s, i+1)
+	}
+	if i < len(s) && s[i] == '}' {
+		it.i = i + 1
+		return false
 	}
 	if i >= len(s) || s[i] != '"' {
 		it.i = len(s)
@@ -52,16 +63,27 @@ func (it *fieldIter) next() bool {
 		it.i = len(s)
 		return false
 	}
-	i = skipSpace(s, i+1)
-	end = skipValue(s, i)
-	if end <= i {
-		it.i = len(s)
+	it.i = skipSpace(s, i+1)
+	return true
+}
+
+// value reads the value at the iterator.
+func (it *fieldIter) value() bool {
+	end := skipValue(it.s, it.i)
+	if end <= it.i {
+		it.i = len(it.s)
 		return false
 	}
-	it.val = s[i:end]
+	it.val = it.s[it.i:end]
 	it.i = end
 	return true
 }
+
+// rest is the input from the current value on.
+func (it *fieldIter) rest() string { return it.s[it.i:] }
+
+// skip moves past n bytes of rest, a value the caller has walked.
+func (it *fieldIter) skip(n int) { it.i += n }
 
 // elemIter walks the elements of a JSON array.
 type elemIter struct {
