@@ -262,20 +262,19 @@ func (a *Adapter) execResult(m *legacyMsg) (dialog.Text, bool) {
 }
 
 // patchKind returns the kind of one legacy change (externally tagged:
-// {"add": …}, {"delete": …}, {"update": …}, or a bare "delete" in 0.8)
-// and its move_path, raw.
+// {"add": …}, {"delete": …}, {"update": …}, or a bare "delete" in 0.8) as
+// the body of a string literal, and its move_path, raw.
 func patchKind(v string) (kind, movePath string) {
 	if isString(v) {
-		return v, ""
+		return inner(v), ""
 	}
-	for f := fields(v); f.next(); {
-		kind = `"` + f.key + `"`
+	if f := fields(v); f.next() {
 		if f.key == "update" {
 			movePath = get(f.val, "move_path")
 		}
-		return kind, movePath
+		return f.key, movePath
 	}
-	return `"change"`, ""
+	return "change", ""
 }
 
 // patchArgs: {"changes": [{"path", "kind"[, "move_path"]}]}, as the
@@ -294,8 +293,9 @@ func (a *Adapter) patchArgs(changes string) string {
 		kind, move := patchKind(f.val)
 		b = append(b, `{"path":"`...)
 		b = append(b, f.key...)
-		b = append(b, `","kind":`...)
+		b = append(b, `","kind":"`...)
 		b = append(b, kind...)
+		b = append(b, '"')
 		if isString(move) {
 			b = append(append(b, `,"move_path":`...), move...)
 		}
@@ -315,7 +315,7 @@ func (a *Adapter) patchList(changes string) string {
 			a.join.plain("\n")
 		}
 		kind, move := patchKind(f.val)
-		a.join.raw(kind)
+		a.join.b = append(a.join.b, kind...)
 		a.join.plain(" ")
 		a.join.b = append(a.join.b, f.key...)
 		if isString(move) {
