@@ -166,7 +166,7 @@ func (a *Adapter) Event(obj []byte) error {
 	var typ, usage, errv, message, prompt string
 	var it item
 	var m legacyMsg
-	hasItem, hasMsg, cfg := false, false, false
+	hasItem, hasMsg, cfg := false, false, 0
 	for f := fields(s); f.nextKey(); {
 		// item and msg are read where they stand: they hold the long
 		// strings (command output), so the line is walked once.
@@ -199,7 +199,7 @@ func (a *Adapter) Event(obj []byte) error {
 		case "prompt":
 			prompt = f.val
 		case "model", "workdir", "provider", "approval", "sandbox":
-			cfg = true
+			cfg++
 		}
 	}
 	if typ != "" {
@@ -218,15 +218,15 @@ func (a *Adapter) Event(obj []byte) error {
 			a.closeOpen("the turn ended before the tool call finished", true)
 			a.end(dialog.StatusSuccess, "", "")
 		case "turn.failed":
-			m := str(errv)
+			why := str(errv)
 			if isObject(errv) {
-				m = str(get(errv, "message"))
+				why = str(get(errv, "message"))
 			}
-			if m == "" {
-				m = "turn failed"
+			if why == "" {
+				why = "turn failed"
 			}
 			a.closeOpen("the turn failed before the tool call finished", false)
-			a.end(dialog.StatusError, m, "")
+			a.end(dialog.StatusError, why, "")
 		case "item.started", "item.updated", "item.completed":
 			if !hasItem {
 				return errNoItem
@@ -249,7 +249,7 @@ func (a *Adapter) Event(obj []byte) error {
 		return a.legacy(&m)
 	case isString(prompt):
 		a.w.StreamPrompt(dialog.RawString(prompt))
-	case cfg:
+	case cfg >= 2: // as Detect: one such key alone is no config line
 		a.config(s)
 	}
 	return nil
