@@ -46,8 +46,10 @@ type Stats struct {
 // the rest are counted in one closing line.
 const maxReports = 10
 
-// maxDepth is the nesting depth past which a line is skipped as broken.
-const maxDepth = 100000
+// maxDepth is the nesting depth past which a line is skipped as broken, as
+// encoding/json does. Events nest a dozen levels; each level costs the JSON
+// validator about 150 bytes of stack (see tooDeep).
+const maxDepth = 10000
 
 // maxHeld bounds the records kept while the format is still unknown, to be
 // replayed once it is detected.
@@ -118,6 +120,10 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 	rr := newRecordReader(r)
 	var rec record
 	reported, bad := 0, 0
+	c.mu.Lock()
+	linesBefore := c.stats.Lines
+	teeing := c.tee != nil && c.teeErr == nil
+	c.mu.Unlock()
 	for {
 		err := rr.next(&rec)
 		if errors.Is(err, io.EOF) {
@@ -126,16 +132,21 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 		if err != nil {
 			return err
 		}
+		// The copy is written outside the lock: a reader of --tee that stalls
+		// must not keep a signal from closing the dialog.
+		if teeing {
+			if _, err := c.tee.Write(rec.raw); err != nil {
+				teeing = false
+				c.mu.Lock()
+				c.teeErr = err // a reader that went away must not cost the dialog
+				c.mu.Unlock()
+			}
+		}
 		c.mu.Lock()
-		c.stats.Lines = rr.line
+		c.stats.Lines = linesBefore + rr.line
 		if c.closed {
 			c.mu.Unlock()
 			return nil
-		}
-		if c.tee != nil && c.teeErr == nil {
-			if _, err := c.tee.Write(rec.raw); err != nil {
-				c.teeErr = err // a reader that went away must not cost the dialog
-			}
 		}
 		problem := c.record(rec.data)
 		werr := c.w.Err()
@@ -175,13 +186,14 @@ func (c *Converter) record(data []byte) string {
 		return c.object(data)
 	case '[':
 		// Some CLIs print a whole run as one array of events.
-		problem := ""
+		problem, bad := "", c.stats.Bad
 		gjson.ParseBytes(data).ForEach(func(_, v gjson.Result) bool {
 			if p := c.object([]byte(v.Raw)); p != "" && problem == "" {
 				problem = p
 			}
 			return true
 		})
+		c.stats.Bad = min(c.stats.Bad, bad+1) // one line, one count, as it is one report
 		return problem
 	}
 	c.stats.Bad++
@@ -201,12 +213,24 @@ func (c *Converter) object(obj []byte) string {
 		return ""
 	}
 	c.stats.Records++
-	c.w.BeginLine()
-	if err := c.adapter.Event(obj); err != nil {
+	if err := c.event(obj); err != nil {
 		c.stats.Bad++
 		return "skipped: " + err.Error()
 	}
 	return ""
+}
+
+// event hands obj to the adapter. A panic there is a bug, but one event must
+// not cost the whole dialog (the writer keeps it valid whatever happens
+// between its calls): it is reported as that event's problem, in one line.
+func (c *Converter) event(obj []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error, please report it: %v", r)
+		}
+	}()
+	c.w.BeginLine()
+	return c.adapter.Event(obj)
 }
 
 // detect picks the format of obj, if any, and replays the records held
@@ -220,8 +244,7 @@ func (c *Converter) detect(obj []byte) bool {
 			for _, h := range held {
 				c.stats.Unknown--
 				c.stats.Records++
-				c.w.BeginLine()
-				_ = c.adapter.Event(h) // a held record that is no event of the format stays skipped
+				_ = c.event(h) // a held record that is no event of the format stays skipped
 			}
 			return true
 		}

@@ -5,90 +5,124 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 )
 
 // maxJoinLines bounds how many lines a pretty-printed object may span before
 // the reader gives up on it and reports it as one bad record.
 const maxJoinLines = 100000
 
+// bigBuf is the size from which the line buffer grows by doubling, with the
+// buffer it replaces handed back to the heap at once (see grow).
+const bigBuf = 8 << 20
+
 // record is one unit of input: normally one line, or the lines of one
 // pretty-printed object.
 type record struct {
-	data []byte // without line ending or surrounding white space; valid until the next call
-	raw  []byte // the bytes as read, line endings included (for --tee)
+	data []byte // without line ending, BOM or surrounding white space; valid until the next call
+	raw  []byte // the bytes as read, line endings and BOM included (for --tee)
 	line int    // first line of the record, 1-based
 }
 
 // recordReader frames input into records. It has no line length limit but
-// memory: a line is gathered in a buffer reused from line to line.
+// memory: a line is gathered in a buffer reused from line to line, so memory
+// follows the longest line.
 type recordReader struct {
-	br    *bufio.Reader
-	line  int
-	acc   []byte // the current record's raw bytes
-	first bool
+	br   *bufio.Reader
+	line int    // lines read so far
+	buf  []byte // the current record's raw bytes, then the line read ahead, if any
 	// A pretty-printed object ("{" alone at column 0, as jq prints) is joined
-	// line by line until its brackets balance.
-	pendingLine []byte // a line read ahead while joining, to be returned next
-	pendingNo   int
+	// line by line until its brackets balance. A line that cannot continue
+	// it ends the join early; it stays in buf[ahead:] and comes next.
+	ahead   int
+	aheadNo int
 }
 
 func newRecordReader(r io.Reader) *recordReader {
-	return &recordReader{br: bufio.NewReaderSize(r, 256<<10), first: true}
+	return &recordReader{br: bufio.NewReaderSize(r, 256<<10)}
 }
 
-// readLine returns the next raw line (ending included) in a reused buffer.
-func (rr *recordReader) readLine(dst []byte) ([]byte, error) {
+// readLine appends the next raw line (ending included) to buf.
+func (rr *recordReader) readLine() error {
+	start := len(rr.buf)
 	for {
 		chunk, err := rr.br.ReadSlice('\n')
-		dst = append(dst, chunk...)
+		rr.grow(len(chunk))
+		rr.buf = append(rr.buf, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if err == nil {
-			rr.line++
-			return dst, nil
-		}
-		if len(chunk) > 0 || len(dst) > 0 {
+		if len(rr.buf) > start {
 			rr.line++
 		}
-		return dst, err
+		return err
 	}
+}
+
+// grow makes room for n more bytes in buf. Below bigBuf, append's own growth
+// does. Past it the buffer doubles, and a collection runs so that the pages
+// of the buffer it replaces are reused by the next allocation (the next
+// doubling, or the adapter's copy of the line) instead of piling up until
+// the pacer's next cycle: a 64 MiB line then peaks near 2.5x its size, not
+// 4.5x. It runs a few times per very long line, never for ordinary ones.
+func (rr *recordReader) grow(n int) {
+	need := len(rr.buf) + n
+	if need <= cap(rr.buf) || need < bigBuf {
+		return
+	}
+	grown := make([]byte, len(rr.buf), max(2*cap(rr.buf), need))
+	copy(grown, rr.buf)
+	rr.buf = grown
+	runtime.GC()
 }
 
 // next returns the next record. At the end of input it returns io.EOF with
 // no record; a read error is returned as it is.
 func (rr *recordReader) next(rec *record) error {
-	var line []byte
-	var lineNo int
+	*rec = record{} // the buffer may be replaced below: hold no reference to it
 	var err error
-	if rr.pendingLine != nil {
-		line, lineNo = rr.pendingLine, rr.pendingNo
-		rr.pendingLine = nil
-		rr.acc = append(rr.acc[:0], line...)
+	if rr.ahead > 0 {
+		n := copy(rr.buf, rr.buf[rr.ahead:])
+		rr.buf, rr.ahead = rr.buf[:n], 0
+		rec.line = rr.aheadNo
 	} else {
-		rr.acc, err = rr.readLine(rr.acc[:0])
-		if len(rr.acc) == 0 {
+		if cap(rr.buf) > bigBuf {
+			rr.buf = nil // after a huge line, do not keep its memory for the rest of the run
+		}
+		rr.buf = rr.buf[:0]
+		err = rr.readLine()
+		if len(rr.buf) == 0 {
 			if err == nil {
 				err = io.EOF
 			}
 			return err
 		}
-		lineNo = rr.line
+		rec.line = rr.line
 	}
-	if rr.first {
-		rr.first = false
-		rr.acc = bytes.TrimPrefix(rr.acc, []byte("\xef\xbb\xbf"))
-	}
-	rec.line = lineNo
-	data := bytes.TrimSpace(rr.acc)
-	if isPrettyStart(rr.acc, data) && err == nil {
-		return rr.join(rec)
-	}
-	rec.raw, rec.data = rr.acc, data
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
 	}
+	data := bytes.TrimSpace(trimBOM(rr.buf))
+	if err == nil && isPrettyStart(trimBOM(rr.buf), data) {
+		if err := rr.join(depth(data)); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		end := len(rr.buf)
+		if rr.ahead > 0 {
+			end = rr.ahead
+		}
+		rec.raw, rec.data = rr.buf[:end], bytes.TrimSpace(trimBOM(rr.buf[:end]))
+		return nil
+	}
+	rec.raw, rec.data = rr.buf, data
 	return nil
+}
+
+// trimBOM drops a UTF-8 byte order mark at the start of a line: the first
+// line of a file written by some Windows tools, and any line where such files
+// were concatenated.
+func trimBOM(b []byte) []byte {
+	return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 }
 
 // isPrettyStart reports whether a line opens a multi-line object: "{" or
@@ -100,29 +134,39 @@ func isPrettyStart(raw, data []byte) bool {
 	return depth(data) > 0
 }
 
-// join gathers the lines of a pretty-printed object. A line that starts a
-// new top-level value at column 0 ends the join early: the gathered part is
-// returned as a bad record and the new line comes next.
-func (rr *recordReader) join(rec *record) error {
-	d := depth(bytes.TrimSpace(rr.acc))
+// join gathers the lines of a pretty-printed object whose first line, with
+// nesting depth d, is in buf. It stops when the brackets balance, at the
+// end of input, or at a line that cannot continue the object (see
+// continues), which is left in buf[ahead:]. What it gathered is one record,
+// bad if the object is unfinished.
+func (rr *recordReader) join(d int) error {
 	for n := 1; d > 0 && n < maxJoinLines; n++ {
-		start := len(rr.acc)
-		var err error
-		rr.acc, err = rr.readLine(rr.acc)
-		next := rr.acc[start:]
-		if len(next) > 0 && (next[0] == '{' || next[0] == '[') {
-			rr.pendingLine = append([]byte(nil), next...)
-			rr.pendingNo = rr.line
-			rr.acc = rr.acc[:start]
-			break
+		start := len(rr.buf)
+		err := rr.readLine()
+		line := rr.buf[start:]
+		if len(line) > 0 && !continues(line) {
+			rr.ahead, rr.aheadNo = start, rr.line
+			return err
 		}
-		d += depth(next)
+		d += depth(line)
 		if err != nil {
-			break
+			return err
 		}
 	}
-	rec.raw, rec.data = rr.acc, bytes.TrimSpace(rr.acc)
 	return nil
+}
+
+// continues reports whether a line can be part of a pretty-printed object:
+// indented, a closing bracket, or blank. Anything else at column 0 (the next
+// compact event, stderr text, ANSI codes) is not, so a cut line followed by
+// more input swallows nothing but itself, and joined records cost no more
+// memory than the lines of one printed object.
+func continues(line []byte) bool {
+	switch line[0] {
+	case ' ', '\t', '\r', '\n', '}', ']':
+		return true
+	}
+	return false
 }
 
 // depth returns the change in bracket nesting over b, ignoring brackets
@@ -150,14 +194,14 @@ func depth(b []byte) int {
 	return d
 }
 
-// deepCheckMin is the line length from which tooDeep looks at a line. The
-// JSON validator recurses once per level; a shorter line cannot nest deep
-// enough to exhaust the stack, so the common case pays nothing.
-const deepCheckMin = 4 << 20
-
-// tooDeep reports whether b nests brackets deeper than limit.
+// tooDeep reports whether b nests brackets deeper than limit. The JSON
+// validator recurses once per level, at about 150 bytes of stack each: a
+// line of a few MiB of "[" would cost Go's whole 1 GB stack limit (a crash
+// no recover catches), and even 100,000 levels cost 16 MiB. A line needs a
+// byte per level, and counting brackets is fast, so the exact scan runs only
+// for lines that could be too deep.
 func tooDeep(b []byte, limit int) bool {
-	if len(b) < deepCheckMin {
+	if len(b) <= limit || bytes.Count(b, []byte("["))+bytes.Count(b, []byte("{")) <= limit {
 		return false
 	}
 	d, inStr, esc := 0, false, false

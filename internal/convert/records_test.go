@@ -1,0 +1,164 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
+)
+
+type gotRecord struct {
+	Line int
+	Data string
+}
+
+// readAll frames in and returns the records, and the raw bytes they cover
+// joined (which must be the whole input: --tee writes them).
+func readAll(t *testing.T, r io.Reader) ([]gotRecord, string) {
+	t.Helper()
+	rr := newRecordReader(r)
+	var got []gotRecord
+	var raw strings.Builder
+	var rec record
+	for {
+		err := rr.next(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		got = append(got, gotRecord{rec.line, string(rec.data)})
+		raw.Write(rec.raw)
+	}
+	return got, raw.String()
+}
+
+func TestRecordFraming(t *testing.T) {
+	big := `{"k":"` + strings.Repeat("x", 1<<20) + `"}` // 4 reads of bufio's buffer
+	tests := []struct {
+		name string
+		in   string
+		want []gotRecord
+	}{
+		{"empty input", "", nil},
+		{"one line", "{}\n", []gotRecord{{1, "{}"}}},
+		{"no final newline", "{}\n{\"a\":1}", []gotRecord{{1, "{}"}, {2, `{"a":1}`}}},
+		{"CRLF", "{}\r\n{\"a\":1}\r\n", []gotRecord{{1, "{}"}, {2, `{"a":1}`}}},
+		{"lone CR is not a line end", "{}\r{}\n", []gotRecord{{1, "{}\r{}"}}},
+		{"blank lines count", "\n\r\n  \n{}\n", []gotRecord{{1, ""}, {2, ""}, {3, ""}, {4, "{}"}}},
+		{"BOM on the first line", "\xef\xbb\xbf{}\n{}\n", []gotRecord{{1, "{}"}, {2, "{}"}}},
+		{"BOM where files were concatenated", "{}\n\xef\xbb\xbf{}\n", []gotRecord{{1, "{}"}, {2, "{}"}}},
+		{"BOM alone", "\xef\xbb\xbf", []gotRecord{{1, ""}}},
+		{"surrounding white space", " \t{} \t\r\n", []gotRecord{{1, "{}"}}},
+		{"NUL bytes are data", "\x00{}\x00\n", []gotRecord{{1, "\x00{}\x00"}}},
+		{"a 1 MiB line", big + "\n{}\n", []gotRecord{{1, big}, {2, "{}"}}},
+		{"pretty-printed object joined",
+			"{\n  \"a\": [\n    1\n  ],\n  \"b\": \"}\"\n}\n{}\n",
+			[]gotRecord{{1, "{\n  \"a\": [\n    1\n  ],\n  \"b\": \"}\"\n}"}, {7, "{}"}}},
+		{"pretty-printed with CRLF and a BOM",
+			"\xef\xbb\xbf{\r\n  \"a\": 1\r\n}\r\n",
+			[]gotRecord{{1, "{\r\n  \"a\": 1\r\n}"}}},
+		{"pretty-printed top-level array",
+			"[\n  {\"a\": 1},\n  {\"b\": 2}\n]\n",
+			[]gotRecord{{1, "[\n  {\"a\": 1},\n  {\"b\": 2}\n]"}}},
+		{"cut line, then the next event",
+			"{\"type\":\"assis\n{\"a\":1}\n",
+			[]gotRecord{{1, `{"type":"assis`}, {2, `{"a":1}`}}},
+		{"cut line, then stderr text and ANSI codes",
+			"{\"a\":[1,\nTraceback (most recent call last):\n\x1b[31merror\x1b[0m\n{}\n",
+			[]gotRecord{{1, `{"a":[1,`}, {2, "Traceback (most recent call last):"}, {3, "\x1b[31merror\x1b[0m"}, {4, "{}"}}},
+		{"unfinished pretty object at the end",
+			"{\n  \"a\": 1,\n",
+			[]gotRecord{{1, "{\n  \"a\": 1,"}}},
+		{"opener cut at the end of input is not joined", "{\"a\":", []gotRecord{{1, `{"a":`}}},
+		{"line cut in half at the end", "{}\n{\"type\":\"ass", []gotRecord{{1, "{}"}, {2, `{"type":"ass`}}},
+		{"opening brackets inside strings do not open", "{\"a\":\"{[\"}\n{}\n", []gotRecord{{1, `{"a":"{["}`}, {2, "{}"}}},
+		{"escaped quote inside a string", "{\"a\":\"\\\"{\"}\n{}\n", []gotRecord{{1, `{"a":"\"{"}`}, {2, "{}"}}},
+		{"indented opener is a line of its own", "  {\n  }\n", []gotRecord{{1, "{"}, {2, "}"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			readers := map[string]func() io.Reader{
+				"whole":    func() io.Reader { return strings.NewReader(tt.in) },
+				"one byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(tt.in)) },
+				"halves":   func() io.Reader { return iotest.HalfReader(strings.NewReader(tt.in)) },
+				"data+EOF": func() io.Reader { return iotest.DataErrReader(strings.NewReader(tt.in)) },
+			}
+			for name, r := range readers {
+				got, raw := readAll(t, r())
+				assert.Equal(t, tt.want, got, name)
+				assert.Equal(t, tt.in, raw, "%s: the records' raw bytes are the input, byte for byte", name)
+			}
+		})
+	}
+}
+
+// A pretty-printed object spans at most maxJoinLines; past that the lines
+// gathered are one (bad) record and reading goes on.
+func TestRecordJoinIsBounded(t *testing.T) {
+	in := "{\n" + strings.Repeat("  1,\n", maxJoinLines+5) + "}\n{}\n"
+	got, raw := readAll(t, strings.NewReader(in))
+	require.Equal(t, in, raw)
+	require.GreaterOrEqual(t, len(got), 2)
+	assert.Equal(t, 1, got[0].Line)
+	assert.Equal(t, maxJoinLines, strings.Count(got[0].Data, "\n")+1, "the first record holds maxJoinLines lines")
+	assert.Equal(t, gotRecord{maxJoinLines + 8, "{}"}, got[len(got)-1])
+}
+
+func TestRecordReadError(t *testing.T) {
+	boom := errors.New("boom")
+	rr := newRecordReader(io.MultiReader(strings.NewReader("{}\n{\"a\""), iotest.ErrReader(boom)))
+	var rec record
+	require.NoError(t, rr.next(&rec))
+	assert.Equal(t, "{}", string(rec.data))
+	assert.ErrorIs(t, rr.next(&rec), boom)
+}
+
+// A line past bigBuf grows the buffer by doubling; the next record starts
+// with a small buffer again, so one huge line does not hold its memory for
+// the rest of the run.
+func TestRecordHugeLineBufferIsDropped(t *testing.T) {
+	huge := bytes.Repeat([]byte("x"), bigBuf+100)
+	in := io.MultiReader(bytes.NewReader(huge), strings.NewReader("\n{}\n"))
+	rr := newRecordReader(in)
+	var rec record
+	require.NoError(t, rr.next(&rec))
+	assert.Equal(t, huge, rec.data)
+	assert.GreaterOrEqual(t, cap(rr.buf), bigBuf)
+	require.NoError(t, rr.next(&rec))
+	assert.Equal(t, "{}", string(rec.data))
+	assert.Less(t, cap(rr.buf), bigBuf)
+}
+
+func TestTooDeep(t *testing.T) {
+	nest := func(n int, open, close string) []byte {
+		return []byte(strings.Repeat(open, n) + "1" + strings.Repeat(close, n))
+	}
+	tests := []struct {
+		name  string
+		in    []byte
+		limit int
+		want  bool
+	}{
+		{"at the limit", nest(100, "[", "]"), 100, false},
+		{"one past the limit", nest(101, "[", "]"), 100, true},
+		{"objects", nest(101, `{"a":`, "}"), 100, true},
+		{"mixed", nest(51, `[{"a":`, "}]"), 100, true},
+		{"brackets in strings do not count", []byte(`["` + strings.Repeat("[", 500) + `"]`), 100, false},
+		{"escaped quotes do not end strings", []byte(`["\"` + strings.Repeat("{", 500) + `"]`), 100, false},
+		{"many brackets, shallow", []byte(strings.Repeat("[]", 500)), 100, false},
+		{"unclosed and deep", []byte(strings.Repeat("[", 101)), 100, true},
+		{"short line", []byte("[[[["), 3, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tooDeep(tt.in, tt.limit))
+		})
+	}
+}
