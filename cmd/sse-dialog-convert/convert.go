@@ -189,6 +189,9 @@ func runConvert(o convertOptions, files []string, stdin io.Reader, stdout, stder
 	case feedErr = <-done:
 		err = conv.Close(nil)
 	case sig := <-sigs:
+		// From here a second signal takes its default action: the way out
+		// when the output is stuck and Close cannot write.
+		signal.Stop(sigs)
 		err = conv.Close(signalEnding(sig))
 		if err == nil {
 			err = &exitError{128 + signalNumber(sig)}
