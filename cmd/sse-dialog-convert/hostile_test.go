@@ -371,3 +371,32 @@ func requireOneClearLine(t *testing.T, cmd *exec.Cmd, stderr string, want []stri
 		assert.Contains(t, stderr, w)
 	}
 }
+
+// --max-text sets the cap on tool text (default 16 KiB, with a marker that
+// counts what was cut); -1 turns it off.
+func TestMaxTextFlag(t *testing.T) {
+	result := strings.Repeat("0123456789", 3000) // 30,000 bytes
+	in := strings.Replace(joinBase(nil, "\n"), `"content":"a.txt"`, `"content":"`+result+`"`, 1)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, result[:16384] + " … [13616 more bytes cut]"},
+		{[]string{"--max-text", "10"}, "0123456789 … [29990 more bytes cut]"},
+		{[]string{"--max-text", "-1"}, result},
+		{[]string{"--max-text", "30000"}, result},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(append(append([]string{"-o", "-"}, hostileArgs...), tt.args...), strings.NewReader(in), &stdout, &stderr)
+		require.Equal(t, 0, code, stderr.String())
+		requireValid(t, stdout.Bytes())
+		var got []string
+		for _, e := range parseDialog(t, stdout.String()) {
+			if e.ToolID == "toolu_1" && e.Status == "success" {
+				got = append(got, e.Result)
+			}
+		}
+		assert.Equal(t, []string{tt.want}, got, "%v", tt.args)
+	}
+}
