@@ -55,6 +55,11 @@ const maxDepth = 10000
 // replayed once it is detected.
 const maxHeld = 64
 
+// maxHeldBytes bounds their size: such records are small (Codex's legacy
+// config line); a stream of huge unknown ones must not make memory follow
+// the input instead of its longest line.
+const maxHeldBytes = 1 << 20
+
 // Converter converts one or more inputs into one dialog. Feed and Close may
 // be called from different goroutines (a signal handler closes the dialog
 // while Feed waits for input): a mutex keeps each record whole.
@@ -68,6 +73,7 @@ type Converter struct {
 	teeErr  error
 	stats   Stats
 	held    [][]byte
+	heldLen int
 	closed  bool
 }
 
@@ -207,8 +213,9 @@ func (c *Converter) object(obj []byte) string {
 	}
 	if c.adapter == nil && !c.detect(obj) {
 		c.stats.Unknown++
-		if len(c.held) < maxHeld {
+		if len(c.held) < maxHeld && c.heldLen+len(obj) <= maxHeldBytes {
 			c.held = append(c.held, append([]byte(nil), obj...))
+			c.heldLen += len(obj)
 		}
 		return ""
 	}
@@ -240,7 +247,7 @@ func (c *Converter) detect(obj []byte) bool {
 		if f.Detect(obj) {
 			c.adapter = f.New(c.w)
 			held := c.held
-			c.held = nil
+			c.held, c.heldLen = nil, 0
 			for _, h := range held {
 				c.stats.Unknown--
 				c.stats.Records++

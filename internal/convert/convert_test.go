@@ -189,6 +189,12 @@ func TestFeedReplaysRecordsHeldBeforeDetection(t *testing.T) {
 	many.WriteString(`{"t":"end"}` + "\n")
 	_, _, st = convertAll(t, many.String(), Options{Formats: []Format{other, testFormat}})
 	assert.Equal(t, Stats{Lines: maxHeld + 11, Records: maxHeld + 1, Unknown: 10}, st)
+
+	// Held records are bounded in bytes too: memory follows the longest
+	// line, not the input.
+	big := `{"x":"` + strings.Repeat("x", maxHeldBytes/3) + `"}` + "\n"
+	_, _, st = convertAll(t, strings.Repeat(big, 5)+`{"t":"end"}`, Options{Formats: []Format{other, testFormat}})
+	assert.Equal(t, Stats{Lines: 6, Records: 3, Unknown: 3}, st)
 }
 
 func TestTeeCopiesTheInputByteForByte(t *testing.T) {
