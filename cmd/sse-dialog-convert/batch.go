@@ -366,7 +366,7 @@ func (b *batch) convertFile(in, out string, res *fileResult) bool {
 	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp"+strconv.Itoa(os.Getpid()))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
-		return fail("cannot write the dialog %s: %v", out, unwrapPath(err))
+		return fail("%s: cannot write the dialog %s: %v", in, out, unwrapPath(err))
 	}
 	// Nobody reads a batch dialog while it is written, so it is buffered:
 	// one write per entry would cost a system call each.
@@ -405,7 +405,7 @@ func (b *batch) convertFile(in, out string, res *fileResult) bool {
 	}
 	if closeErr != nil {
 		os.Remove(tmp)
-		return fail("writing the dialog to %s: %v", out, unwrapPath(closeErr))
+		return fail("%s: writing the dialog to %s: %v", in, out, unwrapPath(closeErr))
 	}
 	res.entries = w.Entries()
 	res.skipped = conv.Stats().Bad

@@ -237,7 +237,7 @@ func TestBatchGoesOnPastFailures(t *testing.T) {
 	assert.Contains(t, lines[0], "no such file")
 	assert.Equal(t, "sse-dialog-convert: reading "+badGz+": unexpected EOF", lines[1])
 	assert.Equal(t, "sse-dialog-convert: reading "+badHead+": unexpected EOF", lines[2])
-	assert.Contains(t, lines[3], "writing the dialog to "+filepath.Join(out, "blocked.dialog.jsonl")+": ")
+	assert.Contains(t, lines[3], blocked+": writing the dialog to "+filepath.Join(out, "blocked.dialog.jsonl")+": ")
 	assert.NotContains(t, lines[3], ".tmp", "the temporary file means nothing to the user")
 	golden, err := os.ReadFile("../../testdata/claude/text-only.out.jsonl")
 	require.NoError(t, err)
