@@ -13,11 +13,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -374,7 +376,7 @@ func TestSignalWhileTeeStalls(t *testing.T) {
 		filler := strings.Repeat(`{"type":"stream_event","event":{}}`+"\n", 1<<16)
 		_, _ = io.WriteString(stdin, filler) // blocks once the converter stops reading
 	}()
-	time.Sleep(300 * time.Millisecond)
+	binWaitPipeFull(t, r)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	binWaitExit(t, cmd)
 	assert.Equal(t, 143, cmd.ProcessState.ExitCode(), "stderr: %s", stderr.String())
@@ -403,13 +405,51 @@ func TestSecondSignalEndsAStuckRun(t *testing.T) {
 		}
 		_ = bw.Flush() // blocks once the converter is stuck
 	}()
-	time.Sleep(300 * time.Millisecond)
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
-	time.Sleep(300 * time.Millisecond)
+	binWaitPipeFull(t, r)
+	// The first signal starts a Close that cannot finish; one of the next
+	// ends the process (the first few may arrive before it stops relaying).
+	exited := make(chan struct{})
+	defer close(exited)
+	go func() {
+		for {
+			select {
+			case <-exited:
+				return
+			case <-time.After(100 * time.Millisecond):
+				_ = cmd.Process.Signal(syscall.SIGTERM)
+			}
+		}
+	}()
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	binWaitExit(t, cmd)
 	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	require.True(t, ok)
 	assert.True(t, ws.Signaled(), "ended by the second signal: %v", cmd.ProcessState)
 	assert.Equal(t, syscall.SIGTERM, ws.Signal())
+}
+
+// binWaitPipeFull waits until the pipe whose read end is r is nearly full, so
+// that its writer blocks on the next write (Linux; elsewhere it waits a
+// moment, which makes the test weaker but not wrong).
+func binWaitPipeFull(t *testing.T, r *os.File) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		time.Sleep(500 * time.Millisecond)
+		return
+	}
+	const fionread = 0x541B // bytes waiting in a pipe
+	deadline := time.Now().Add(binPatience)
+	for {
+		var n int32
+		if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, r.Fd(), fionread, uintptr(unsafe.Pointer(&n))); errno != 0 {
+			t.Fatalf("FIONREAD: %v", errno)
+		}
+		if n >= 60<<10 { // of the default 64 KiB
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pipe holds only %d bytes after %v", n, binPatience)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
