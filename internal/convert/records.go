@@ -63,7 +63,7 @@ func (rr *recordReader) readLine() error {
 // does. Past it the buffer doubles, and a collection runs so that the pages
 // of the buffer it replaces are reused by the next allocation (the next
 // doubling, or the adapter's copy of the line) instead of piling up until
-// the pacer's next cycle: a 64 MiB line then peaks near 2.5x its size, not
+// the pacer's next cycle: a 64 MiB line then peaks under 2x its size, not
 // 4.5x. It runs a few times per very long line, never for ordinary ones.
 func (rr *recordReader) grow(n int) {
 	need := len(rr.buf) + n
