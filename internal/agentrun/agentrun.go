@@ -168,7 +168,9 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 	if linger != nil {
 		lingerC = linger.c
 	}
-	exited, groupGone := p.exited, (<-chan struct{})(nil)
+	// The run ends when the agent has exited, its output is consumed, and
+	// no process of its group is left.
+	exited, groupGone, gone := p.exited, (<-chan struct{})(nil), false
 	var drainC <-chan time.Time
 	stopping := false
 	stop := func(c Cause, sig os.Signal, send syscall.Signal) {
@@ -183,7 +185,7 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 		}
 		groupGone = p.group.stop(send, cfg.Grace)
 	}
-	for exited != nil || consumed != nil {
+	for exited != nil || consumed != nil || !gone {
 		select {
 		case <-timeoutC:
 			timeoutC = nil
@@ -211,6 +213,7 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 		case <-groupGone:
 			groupGone = nil
 			if exited == nil {
+				gone = true
 				drainC = time.After(cfg.Drain)
 			}
 		case <-drainC:
