@@ -80,6 +80,9 @@ Exit status: 0 ok; 1 failure (I/O, --strict findings, invalid dialog); 2 usage;
   # mid-pipeline: keep the agent's output flowing
   codex exec --json "$PROMPT" | sse-dialog-convert --tee | jq -c .
 
+  # wrap the agent: live dialog, raw transcript, time limit, the agent's exit code
+  sse-dialog-convert run --timeout 30m --prompt "$PROMPT" -- codex exec --json "$PROMPT"
+
   # check a dialog against the protocol
   sse-dialog-convert validate dialog.jsonl`,
 		Version:               buildVersion(),
@@ -98,5 +101,6 @@ Exit status: 0 ok; 1 failure (I/O, --strict findings, invalid dialog); 2 usage;
 	opt.register(cmd)
 	opt.registerOffline(cmd)
 	cmd.AddCommand(newValidateCmd())
+	cmd.AddCommand(newRunCmd())
 	return cmd
 }

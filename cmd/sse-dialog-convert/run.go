@@ -1,0 +1,374 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ssebench/sse-dialog-convert/internal/agentrun"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+)
+
+// Exit codes of run that are not the agent's own.
+const (
+	exitTimeout = 124 // as timeout(1): --timeout expired
+)
+
+// reasonNotStarted is complete.reason when the agent could not be started.
+const reasonNotStarted = "not_started"
+
+// drainAfterExit is how long the agent's output may stay open once the
+// agent has exited and its process group is gone (a process that left the
+// group holding the pipe): the run then stops reading.
+const drainAfterExit = time.Second
+
+type runOptions struct {
+	convertOptions
+	stdinFile    string
+	promptStdin  bool
+	transcript   string
+	noTranscript bool
+	timeout      time.Duration
+	grace        time.Duration
+	linger       time.Duration
+}
+
+func newRunCmd() *cobra.Command {
+	var o runOptions
+	cmd := &cobra.Command{
+		Use:   "run [flags] -- COMMAND [ARG ...]",
+		Short: "Run an agent and convert its output live",
+		Long: `run starts COMMAND, converts its standard output into the dialog as each line
+arrives, and saves the output unchanged as the transcript — the job of the
+benchmark's agent wrappers. Every conversion flag works as without run.
+
+COMMAND gets our environment and standard input (or --stdin-file; or, with
+--prompt-stdin, the prompt, then end of input). Its standard error goes to
+ours unchanged. The transcript is $SSE_ARCHIVE/transcript.jsonl, else
+/tmp/sse-archive/transcript.jsonl, or --transcript PATH.
+
+COMMAND runs in a process group of its own, and the group is stopped
+(SIGTERM, SIGKILL after --grace):
+  - when --timeout expires (default $TIMEOUT seconds when set): the dialog
+    ends with status timeout, reason timeout; exit status 124;
+  - when we get SIGINT, SIGTERM or SIGHUP (that signal is passed on, a second
+    one sends SIGKILL): status timeout, reason signal; exit status 128+N;
+  - when COMMAND printed its final event and then nothing for --linger (an
+    agent that hangs at the end): the final event decides the dialog; exit
+    status 0 if it was a success, else 1;
+  - when COMMAND exits: whatever it left running in its group is stopped too.
+Otherwise the exit status is COMMAND's (128+N when signal N killed it); if it
+ended without its final event, the dialog ends with status error, reason
+incomplete, and a message with the code. A COMMAND that cannot be started
+gives one line on stderr, a dialog with status error (reason not_started)
+and exit status 127 (not found) or 126 (not executable).`,
+		Example: `  # wrap Codex, with the benchmark's limit
+  sse-dialog-convert run --timeout 30m --prompt "$PROMPT" -- codex exec --json "$PROMPT"
+
+  # Claude Code, reading the prompt from its standard input
+  sse-dialog-convert run --prompt-file task.md --prompt-stdin -- \
+    claude -p --output-format stream-json --verbose`,
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("timeout") {
+				d, err := envTimeout(os.Getenv("TIMEOUT"))
+				if err != nil {
+					return err
+				}
+				o.timeout = d
+			}
+			return runRun(o, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	// Flags after COMMAND are COMMAND's, with or without "--".
+	cmd.Flags().SetInterspersed(false)
+	o.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.stdinFile, "stdin-file", "", "give COMMAND `FILE` as its standard input")
+	f.BoolVar(&o.promptStdin, "prompt-stdin", false, "write the prompt (--prompt, --prompt-file) to COMMAND's standard input, then close it")
+	f.StringVar(&o.transcript, "transcript", "", "save COMMAND's output to `PATH` (default $SSE_ARCHIVE/transcript.jsonl, else /tmp/sse-archive/transcript.jsonl)")
+	f.BoolVar(&o.noTranscript, "no-transcript", false, "do not save COMMAND's output")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop COMMAND after `DURATION` (default $TIMEOUT seconds when set; 0: no limit)")
+	f.DurationVar(&o.grace, "grace", 10*time.Second, "time between SIGTERM and SIGKILL when stopping COMMAND")
+	f.DurationVar(&o.linger, "linger", 30*time.Second, "stop COMMAND when it prints nothing for this long after its final event (0: wait for it)")
+	return cmd
+}
+
+// envTimeout reads $TIMEOUT: seconds, as the benchmark sets it (a Go
+// duration such as 30m is accepted too). Empty or 0: no limit.
+func envTimeout(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 0 && f < 1e9 {
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return d, nil
+	}
+	return 0, usagef("$TIMEOUT=%q is not a number of seconds (set --timeout to override it)", s)
+}
+
+func (o *runOptions) transcriptPath() string {
+	if o.transcript != "" {
+		return o.transcript
+	}
+	return filepath.Join(firstOf(os.Getenv("SSE_ARCHIVE"), "/tmp/sse-archive"), "transcript.jsonl")
+}
+
+// check rejects flag combinations that cannot work, before anything starts.
+func (o *runOptions) check(argv []string) error {
+	switch {
+	case len(argv) == 0:
+		return usagef("run needs a COMMAND (run [flags] -- COMMAND [ARG ...])")
+	case o.promptStdin && o.prompt == "" && o.promptFile == "":
+		return usagef("--prompt-stdin needs --prompt or --prompt-file")
+	case o.promptStdin && o.stdinFile != "":
+		return usagef("--prompt-stdin and --stdin-file both give COMMAND's input")
+	case o.transcript != "" && o.noTranscript:
+		return usagef("--transcript and --no-transcript cannot both be given")
+	case o.timeout < 0 || o.grace < 0 || o.linger < 0:
+		return usagef("--timeout, --grace and --linger cannot be negative")
+	case o.tee && o.outputPath() == "-":
+		return usagef("--tee and -o - would both write to stdout")
+	case !o.noTranscript && o.outputPath() != "-" && sameFile(o.transcriptPath(), o.outputPath()):
+		return usagef("the transcript and the dialog would be the same file: %s", o.outputPath())
+	case !o.noTranscript && o.transcriptPath() == "-":
+		return usagef("--transcript - is not supported (use --tee to copy the output to stdout)")
+	}
+	return nil
+}
+
+func sameFile(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+func runRun(o runOptions, argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fmts, ok := pickFormats(o.format)
+	if !ok {
+		return usagef("unknown --format %q (want auto, claude or codex)", o.format)
+	}
+	if err := o.check(argv); err != nil {
+		return err
+	}
+	wopt, err := o.writerOptions()
+	if err != nil {
+		return err
+	}
+	if _, ok := stderr.(*os.File); !ok {
+		// The agent's stderr is then copied by a goroutine of its own, while
+		// the converter and we report: one write at a time.
+		stderr = &lockedWriter{w: stderr}
+	}
+	agentIn := stdin
+	if o.promptStdin {
+		agentIn = strings.NewReader(wopt.Prompt)
+	} else if o.stdinFile != "" {
+		f, err := os.Open(o.stdinFile)
+		if err != nil {
+			return fmt.Errorf("cannot read --stdin-file: %w", err)
+		}
+		defer f.Close()
+		agentIn = f
+	}
+
+	// From here on a signal must not cost the dialog its complete entry:
+	// it is held until the agent runs, then passed on.
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	// Our own --tee reader going away must not kill us: the write fails
+	// instead. Notify (not Ignore) so that COMMAND gets the default action.
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+
+	path := o.outputPath()
+	out, closeOut, err := openOutput(path, stdout)
+	if err != nil {
+		return err
+	}
+	w := dialog.NewWriter(out, wopt)
+	conv := convert.New(w, convert.Options{Formats: fmts, Stderr: stderr})
+	// finish closes the dialog (a no-op when a stop closed it already) and
+	// turns our own output failures into the one error to report.
+	finish := func(ending *dialog.Ending, code int) error {
+		err := conv.Close(ending)
+		if cerr := closeOut(); cerr != nil && err == nil {
+			err = cerr
+		}
+		if err != nil {
+			var oe *convert.OutputError
+			if errors.As(err, &oe) {
+				err = unwrapPath(oe.Err)
+			}
+			fmt.Fprintf(stderr, "%s: writing the dialog to %s: %v\n", name, displayPath(path), err)
+			return &exitError{failCode(code)}
+		}
+		if code != 0 {
+			return &exitError{code}
+		}
+		return nil
+	}
+
+	var transcript *os.File
+	tpath := o.transcriptPath()
+	if !o.noTranscript {
+		if transcript, err = createFile(tpath); err != nil {
+			msg := fmt.Sprintf("cannot write the transcript: %v", err)
+			fmt.Fprintf(stderr, "%s: %s\n", name, msg)
+			return finish(&dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: msg}, 1)
+		}
+		defer transcript.Close() // for the early returns; closed and checked below
+	}
+
+	cfg := agentrun.Config{
+		Argv:     argv,
+		Stdin:    agentIn,
+		Stderr:   stderr,
+		Timeout:  o.timeout,
+		Grace:    o.grace,
+		Linger:   o.linger,
+		Drain:    drainAfterExit,
+		Finished: conv.Finished,
+		Signals:  sigs,
+		OnStop: func(c agentrun.Cause, sig os.Signal) {
+			// Close now: whoever sent the signal may not wait for the agent.
+			switch c {
+			case agentrun.TimedOut:
+				fmt.Fprintf(stderr, "%s: the agent ran for %v, its time limit: stopping it\n", name, o.timeout)
+				_ = conv.Close(&dialog.Ending{Status: dialog.StatusTimeout, Reason: dialog.ReasonTimeout,
+					Message: fmt.Sprintf("stopped at the time limit of %v", o.timeout)})
+			case agentrun.Signaled:
+				_ = conv.Close(signalEnding(sig))
+			case agentrun.Lingered:
+				fmt.Fprintf(stderr, "%s: the agent printed nothing for %v after its final event: stopping it\n", name, o.linger)
+				_ = conv.Close(nil) // the final event decides
+			}
+		},
+	}
+	if transcript != nil {
+		cfg.Transcript = transcript
+	}
+	if o.tee {
+		cfg.Tee = stdout
+	}
+	select {
+	case sig := <-sigs: // before the agent started: do not start it
+		return finish(signalEnding(sig), 128+signalNumber(sig))
+	default:
+	}
+	var feedErr error
+	res, err := agentrun.Run(cfg, func(r io.Reader) { feedErr = conv.Feed(r, "<agent stdout>") })
+	var se *agentrun.StartError
+	if errors.As(err, &se) {
+		fmt.Fprintf(stderr, "%s: %v\n", name, se)
+		return finish(&dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: se.Error()}, se.ExitCode())
+	}
+	if err != nil {
+		return err
+	}
+
+	if transcript != nil {
+		if cerr := transcript.Close(); cerr != nil && res.TranscriptErr == nil {
+			res.TranscriptErr = cerr
+		}
+	}
+	code, ending := judge(res, conv)
+	if res.TranscriptErr != nil {
+		fmt.Fprintf(stderr, "%s: writing the transcript to %s: %v\n", name, tpath, unwrapPath(res.TranscriptErr))
+		code = failCode(code)
+	}
+	var oe *convert.OutputError
+	if feedErr != nil && !errors.As(feedErr, &oe) {
+		// Reading a pipe fails only if something is badly wrong; say so.
+		fmt.Fprintf(stderr, "%s: reading the agent's output: %v\n", name, feedErr)
+		code = failCode(code)
+	}
+	if o.strict && code == 0 && conv.Stats().Bad > 0 {
+		fmt.Fprintf(stderr, "%s: --strict: %d output lines were skipped as broken\n", name, conv.Stats().Bad)
+		code = 1
+	}
+	return finish(ending, code)
+}
+
+// judge gives our exit code and the dialog's ending, from how the run ended.
+func judge(res agentrun.Result, conv *convert.Converter) (int, *dialog.Ending) {
+	switch res.Cause {
+	case agentrun.TimedOut:
+		return exitTimeout, nil // the ending was written when the stop began
+	case agentrun.Signaled:
+		return 128 + signalNumber(res.Signal), nil
+	case agentrun.Lingered:
+		if conv.Adapter() != nil && conv.Adapter().Summary().Status == dialog.StatusSuccess {
+			return 0, nil
+		}
+		return 1, nil
+	}
+	if conv.Finished() {
+		return res.Code, nil // the final event decides the dialog
+	}
+	msg := fmt.Sprintf("the agent exited with code %d before its final event", res.Code)
+	if res.KilledBy != 0 {
+		msg = fmt.Sprintf("the agent was killed by %s before its final event", signalName(res.KilledBy))
+	}
+	return res.Code, &dialog.Ending{Status: dialog.StatusError, Reason: dialog.ReasonIncomplete, Message: msg}
+}
+
+// failCode is the exit code when our own output failed: the agent's failure
+// stays visible; a success becomes 1.
+func failCode(code int) int {
+	if code == 0 {
+		return 1
+	}
+	return code
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	}
+	if n := unixSignalName(s); strings.HasPrefix(n, "SIG") {
+		return n
+	}
+	return fmt.Sprintf("signal %d (%v)", int(s), s)
+}
+
+// lockedWriter serialises writes from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// createFile creates a file and its folder.
+func createFile(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return os.Create(path)
+}
