@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -105,4 +106,54 @@ func FuzzPipeline(f *testing.F) {
 			t.Fatalf("read a byte at a time, the dialog differs:\n%s\n---\n%s", out, again)
 		}
 	})
+}
+
+// corpusDir holds real captures by other people, never copied into the repo.
+const corpusDir = "../../../shared/corpus"
+
+// TestCorpusDamaged converts every real capture cut off at many points, with
+// lines dropped, and with lines duplicated: however a real stream is
+// damaged, the dialog is valid and stderr short.
+func TestCorpusDamaged(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.*json*"))
+	if len(files) == 0 {
+		t.Skipf("no captures in %s (the shared corpus is not checked out)", corpusDir)
+	}
+	check := func(t *testing.T, what string, in []byte) {
+		t.Helper()
+		out, diag, _ := pipeline(t, bytes.NewReader(in), 0)
+		var findings []string
+		if _, err := dialog.Validate(bytes.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) }); err != nil {
+			t.Fatal(err)
+		}
+		if len(findings) > 0 {
+			t.Fatalf("%s: invalid dialog: %v", what, findings)
+		}
+		if n := bytes.Count(diag, []byte("\n")); n > 11 {
+			t.Fatalf("%s: %d lines of diagnostics", what, n)
+		}
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const cuts = 40
+			for i := 1; i < cuts; i++ {
+				n := len(b) * i / cuts
+				check(t, "cut at "+strconv.Itoa(n), b[:n])
+			}
+			lines := bytes.SplitAfter(b, []byte("\n"))
+			var odd, twice []byte
+			for i, l := range lines {
+				if i%2 == 1 {
+					odd = append(odd, l...)
+				}
+				twice = append(append(twice, l...), l...)
+			}
+			check(t, "every other line", odd)
+			check(t, "every line twice", twice)
+		})
+	}
 }
