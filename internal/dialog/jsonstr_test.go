@@ -69,6 +69,8 @@ func TestAppendStringCut(t *testing.T) {
 		{"inside a 4-byte char, first byte", "ab😀c", 3, "ab" + marker(5)},
 		{"inside a 4-byte char, last byte", "ab😀c", 5, "ab" + marker(5)},
 		{"4-byte char kept whole", "ab😀c", 6, "ab😀" + marker(1)},
+		{"first char straddling", "€abc", 2, marker(6)},
+		{"first char straddling (U+FFFD)", "\ufffd", 1, marker(3)},
 		// Invalid bytes are cut where the cap falls, never backed up to nothing.
 		{"run of continuation bytes", strings.Repeat("\x80", 10), 4, strings.Repeat("\ufffd", 4) + marker(6)},
 		{"invalid then valid", "\xff\xffé", 3, "\ufffd\ufffd" + marker(2)},
