@@ -217,6 +217,7 @@ func runBatch(o convertOptions, fmts []convert.Format, files []string, stderr io
 	go func() {
 		select {
 		case sig := <-sigs:
+			signal.Stop(sigs) // a second signal takes its default action, as in runConvert
 			b.stop(sig)
 		case <-allDone:
 		}
