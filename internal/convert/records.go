@@ -125,13 +125,16 @@ func trimBOM(b []byte) []byte {
 	return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 }
 
-// isPrettyStart reports whether a line opens a multi-line object: "{" or
-// "[" alone, or an object left open, starting at column 0.
+// isPrettyStart reports whether a line may open a multi-line object: it
+// starts at column 0 with "{" or "[" and does not end with a closing
+// bracket, as every compact event does. It looks at two bytes, not the
+// whole line: join counts the brackets of the lines it gathers.
 func isPrettyStart(raw, data []byte) bool {
 	if len(data) == 0 || (raw[0] != '{' && raw[0] != '[') {
 		return false
 	}
-	return depth(data) > 0
+	last := data[len(data)-1]
+	return last != '}' && last != ']'
 }
 
 // join gathers the lines of a pretty-printed object whose first line, with
