@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -97,9 +98,21 @@ func appendRawString(dst []byte, lit string, limit int) []byte {
 		}
 		return appendString(dst, unescape(body), limit)
 	}
-	// Over the limit in its escaped form: decode only what is kept (a little
-	// more, to find a character boundary) and count the rest, so a 100 MB
-	// result costs a 16 KiB buffer, not two copies of itself.
+	// Over the limit in its escaped form. Usually the kept part can be copied
+	// as it stands: walk it, counting decoded bytes, to the last character
+	// that fits; then count the rest without decoding it.
+	if end, ok := rawCut(body, limit); ok {
+		if end == len(body) { // escapes made it look long
+			return append(dst, lit...)
+		}
+		dst = append(dst, '"')
+		dst = append(dst, body[:end]...)
+		dst = appendCutMarker(dst, unescapedLen(body[end:]))
+		return append(dst, '"')
+	}
+	// Invalid UTF-8 or a lone surrogate in the kept part: decode only what
+	// is kept (a little more, to find a character boundary) and count the
+	// rest, so a 100 MB result costs a 16 KiB buffer, not two copies of itself.
 	head, n := appendUnescaped(make([]byte, 0, min(len(body), limit+2*utf8.UTFMax)), body, limit+utf8.UTFMax)
 	if n == len(body) {
 		return appendString(dst, string(head), limit)
@@ -109,6 +122,46 @@ func appendRawString(dst []byte, lit string, limit int) []byte {
 	dst = appendString(dst, string(head[:end]), -1)
 	dst = appendCutMarker(dst[:len(dst)-1], total-end)
 	return append(dst, '"')
+}
+
+// rawCut finds where to cut the body of a valid JSON string literal so that
+// what is kept decodes to at most limit bytes and ends on a whole character
+// (escapes count as what they decode to). ok is false when the kept part
+// cannot be copied as it stands (invalid UTF-8, a lone surrogate): the caller
+// then decodes it. The result decodes to the same text as cutting the
+// decoded string at limit on a character boundary.
+func rawCut(b string, limit int) (end int, ok bool) {
+	n := 0 // decoded bytes kept so far
+	i := 0
+	for i < len(b) {
+		c := b[i]
+		size, width := 1, 1 // bytes in b, bytes decoded
+		switch {
+		case c == '\\':
+			size = 2
+			if i+1 < len(b) && b[i+1] == 'u' {
+				r, k := readEscapedRune(b[i:])
+				if k == 0 || r == utf8.RuneError {
+					return 0, false
+				}
+				size, width = k, utf8.RuneLen(r)
+			}
+		case c < 0x20:
+			return 0, false
+		case c >= utf8.RuneSelf:
+			r, k := utf8.DecodeRuneInString(b[i:])
+			if r == utf8.RuneError && k == 1 {
+				return 0, false
+			}
+			size, width = k, k
+		}
+		if n+width > limit {
+			break
+		}
+		n += width
+		i += size
+	}
+	return i, true
 }
 
 // safeLiteral reports whether the body of a valid JSON string literal can be
@@ -237,10 +290,14 @@ func appendUnescaped(out []byte, b string, stop int) ([]byte, int) {
 func unescapedLen(b string) int {
 	n := 0
 	for i := 0; i < len(b); {
-		if b[i] != '\\' || i+1 >= len(b) {
-			n++
-			i++
-			continue
+		j := strings.IndexByte(b[i:], '\\')
+		if j < 0 {
+			return n + len(b) - i
+		}
+		n += j
+		i += j
+		if i+1 >= len(b) {
+			return n + 1
 		}
 		if b[i+1] != 'u' {
 			n++
