@@ -134,6 +134,14 @@ func rawCut(b string, limit int) (end int, ok bool) {
 	n := 0 // decoded bytes kept so far
 	i := 0
 	for i < len(b) {
+		if k := min(plainRun(b[i:]), limit-n); k > 0 {
+			n += k
+			i += k
+			continue
+		}
+		if n >= limit {
+			break
+		}
 		c := b[i]
 		size, width := 1, 1 // bytes in b, bytes decoded
 		switch {
@@ -165,36 +173,62 @@ func rawCut(b string, limit int) (end int, ok bool) {
 }
 
 // safeLiteral reports whether the body of a valid JSON string literal can be
-// copied unchanged into our output.
+// copied unchanged into our output: valid UTF-8, no raw control characters,
+// no lone surrogate escapes.
 func safeLiteral(b string) bool {
 	for i := 0; i < len(b); {
+		i += plainRun(b[i:])
+		if i >= len(b) {
+			return true
+		}
 		c := b[i]
-		if c < utf8.RuneSelf {
-			if c == '\\' {
-				if i+1 < len(b) && b[i+1] == 'u' {
-					r, n := readEscapedRune(b[i:])
-					if n == 0 || r == utf8.RuneError {
-						return false
-					}
-					i += n
-					continue
+		switch {
+		case c == '\\':
+			if i+1 < len(b) && b[i+1] == 'u' {
+				r, n := readEscapedRune(b[i:])
+				if n == 0 || r == utf8.RuneError {
+					return false
 				}
-				i += 2
+				i += n
 				continue
 			}
-			if c < 0x20 {
+			i += 2
+		case c < 0x20:
+			return false
+		default:
+			r, size := utf8.DecodeRuneInString(b[i:])
+			if r == utf8.RuneError && size == 1 {
 				return false
 			}
-			i++
-			continue
+			i += size
 		}
-		r, size := utf8.DecodeRuneInString(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			return false
-		}
-		i += size
 	}
 	return true
+}
+
+// plainRun returns the length of the run of bytes at the start of s that
+// stand for themselves in a JSON string: printable ASCII other than a
+// backslash. It tests eight bytes at a time, since tool output is mostly
+// such runs between escaped newlines.
+func plainRun(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		control := (x - ones*0x20) &^ x // a byte below 0x20 sets its high bit here
+		bs := x ^ (ones * '\\')
+		backslash := (bs - ones) &^ bs // a zero byte (a backslash in x) sets its high bit
+		if (x|control|backslash)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '\\' {
+			break
+		}
+	}
+	return i
 }
 
 // readEscapedRune reads a \uXXXX escape (or a surrogate pair of two) at the
