@@ -122,24 +122,149 @@ func (e *OutputError) Unwrap() error { return e.Err }
 
 // Feed converts everything r holds; name is used in diagnostics. It returns
 // a read error, or an *OutputError when the dialog cannot be written.
+//
+// Two goroutines share the work, as the machine's cores allow: one reads,
+// frames, copies to --tee and validates the JSON of each record (the cost
+// every converter must pay), the other converts and writes. Records travel
+// in batches; a batch is handed over as soon as the input has nothing more
+// buffered, so a live stream's entries are written the moment its line
+// arrives.
 func (c *Converter) Feed(r io.Reader, name string) error {
-	rr := newRecordReader(r)
-	var rec record
-	reported, bad := 0, 0
 	c.mu.Lock()
 	linesBefore := c.stats.Lines
 	teeing := c.tee != nil && c.teeErr == nil
 	c.mu.Unlock()
-	for {
+
+	full := make(chan *batch, batchesInFlight)
+	free := make(chan *batch, batchesInFlight+1)
+	for range batchesInFlight + 1 {
+		free <- new(batch)
+	}
+	stop := make(chan struct{})
+	defer close(stop) // a reader still waiting for input exits when it returns
+	go c.readBatches(r, teeing, free, full, stop)
+
+	reported, bad := 0, 0
+	for b := range full {
+		for i := range b.recs {
+			rec := &b.recs[i]
+			c.mu.Lock()
+			c.stats.Lines = linesBefore + rec.lines
+			if c.closed {
+				c.mu.Unlock()
+				return nil
+			}
+			problem := rec.problem
+			if problem != "" {
+				c.stats.Bad++
+			} else {
+				problem = c.record(b.data(rec))
+			}
+			werr := c.w.Err()
+			c.mu.Unlock()
+			if problem != "" {
+				bad++
+				if reported < maxReports {
+					reported++
+					fmt.Fprintf(c.stderr, "%s:%d: %s\n", name, rec.line, problem)
+				}
+			}
+			if werr != nil {
+				return &OutputError{werr}
+			}
+		}
+		if b.err != nil {
+			return b.err
+		}
+		b.reset()
+		free <- b
+	}
+	if bad > reported {
+		fmt.Fprintf(c.stderr, "%s: %d more bad lines skipped (%d in all)\n", name, bad-reported, bad)
+	}
+	return nil
+}
+
+// batchesInFlight is how many batches the reader may fill ahead of the
+// converter: enough to keep both busy, few enough that memory stays near
+// the longest line.
+const batchesInFlight = 2
+
+// batchBytes is the size at which a batch is handed over even when more
+// input is buffered.
+const batchBytes = 256 << 10
+
+// ownLine is the size from which a record is not copied into a batch: its
+// buffer is handed over whole, so a huge line exists once in memory.
+const ownLine = 1 << 20
+
+// batch is a run of records read and checked, ready to convert.
+type batch struct {
+	buf  []byte   // the data of the records, one after another
+	own  [][]byte // buffers of records too big to copy, handed over whole
+	recs []batchRecord
+	err  error // a read error after the last record
+}
+
+type batchRecord struct {
+	start, end int // data in buf, or in own[owner] when owner >= 0
+	owner      int
+	line       int // first input line of the record
+	lines      int // input lines read up to the end of the record
+	// problem is why the record is skipped, found by the reader: not JSON,
+	// nested too deep, not an object or array. Empty means convert it.
+	problem string
+}
+
+func (b *batch) data(r *batchRecord) []byte {
+	if r.owner >= 0 {
+		return b.own[r.owner][r.start:r.end]
+	}
+	return b.buf[r.start:r.end]
+}
+
+func (b *batch) size() int { return len(b.buf) + len(b.recs)*64 }
+
+func (b *batch) reset() {
+	b.buf, b.recs, b.err = b.buf[:0], b.recs[:0], nil
+	clear(b.own)
+	b.own = b.own[:0]
+}
+
+// readBatches is the reading half of Feed: it frames r into records, copies
+// each to --tee, checks it, and hands full batches to the converter.
+func (c *Converter) readBatches(r io.Reader, teeing bool, free <-chan *batch, full chan<- *batch, stop <-chan struct{}) {
+	defer close(full)
+	take := func() *batch {
+		select {
+		case b := <-free:
+			return b
+		case <-stop:
+			return nil
+		}
+	}
+	send := func(b *batch) bool {
+		select {
+		case full <- b:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	rr := newRecordReader(r)
+	var rec record
+	b := take()
+	for b != nil {
 		err := rr.next(&rec)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return err
+			b.err = err
+			break
 		}
-		// The copy is written outside the lock: a reader of --tee that stalls
-		// must not keep a signal from closing the dialog.
+		// A reader of --tee that stalls must stall only this goroutine, never
+		// a signal's closing of the dialog.
 		if teeing {
 			if _, err := c.tee.Write(rec.raw); err != nil {
 				teeing = false
@@ -148,62 +273,63 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 				c.mu.Unlock()
 			}
 		}
-		c.mu.Lock()
-		c.stats.Lines = linesBefore + rr.line
-		if c.closed {
-			c.mu.Unlock()
-			return nil
+		br := batchRecord{line: rec.line, lines: rr.line, owner: -1, problem: check(rec.data)}
+		if len(rec.data) >= ownLine {
+			rr.giveAway() // rec.data lives in that buffer; the reader no longer touches it
+			br.owner, br.end = len(b.own), len(rec.data)
+			b.own = append(b.own, rec.data)
+		} else {
+			br.start = len(b.buf)
+			b.buf = append(b.buf, rec.data...)
+			br.end = len(b.buf)
 		}
-		problem := c.record(rec.data)
-		werr := c.w.Err()
-		c.mu.Unlock()
-		if problem != "" {
-			bad++
-			if reported < maxReports {
-				reported++
-				fmt.Fprintf(c.stderr, "%s:%d: %s\n", name, rec.line, problem)
+		b.recs = append(b.recs, br)
+		if b.size() >= batchBytes || rr.br.Buffered() == 0 {
+			if !send(b) {
+				return
 			}
-		}
-		if werr != nil {
-			return &OutputError{werr}
+			b = take()
 		}
 	}
-	if bad > reported {
-		fmt.Fprintf(c.stderr, "%s: %d more bad lines skipped (%d in all)\n", name, bad-reported, bad)
+	if b != nil && (len(b.recs) > 0 || b.err != nil) {
+		send(b)
 	}
-	return nil
 }
 
-// record converts one record and returns what was wrong with it, if anything.
-func (c *Converter) record(data []byte) string {
-	if len(data) == 0 {
+// check finds what makes a record unfit to convert, if anything. It runs on
+// the reading goroutine.
+func check(data []byte) string {
+	switch {
+	case len(data) == 0:
 		return ""
-	}
-	if tooDeep(data, maxDepth) {
-		c.stats.Bad++
+	case tooDeep(data, maxDepth):
 		return "skipped: nested too deep"
-	}
-	if !gjson.ValidBytes(data) {
-		c.stats.Bad++
+	case !gjson.ValidBytes(data):
 		return "skipped: not valid JSON" + preview(data)
+	case data[0] != '{' && data[0] != '[':
+		return "skipped: a JSON value that is not an object" + preview(data)
 	}
-	switch data[0] {
-	case '{':
+	return ""
+}
+
+// record converts one checked record and returns what was wrong with it, if anything.
+func (c *Converter) record(data []byte) string {
+	switch {
+	case len(data) == 0:
+		return ""
+	case data[0] == '{':
 		return c.object(data)
-	case '[':
-		// Some CLIs print a whole run as one array of events.
-		problem, bad := "", c.stats.Bad
-		gjson.ParseBytes(data).ForEach(func(_, v gjson.Result) bool {
-			if p := c.object([]byte(v.Raw)); p != "" && problem == "" {
-				problem = p
-			}
-			return true
-		})
-		c.stats.Bad = min(c.stats.Bad, bad+1) // one line, one count, as it is one report
-		return problem
 	}
-	c.stats.Bad++
-	return "skipped: a JSON value that is not an object" + preview(data)
+	// Some CLIs print a whole run as one array of events.
+	problem, bad := "", c.stats.Bad
+	gjson.ParseBytes(data).ForEach(func(_, v gjson.Result) bool {
+		if p := c.object([]byte(v.Raw)); p != "" && problem == "" {
+			problem = p
+		}
+		return true
+	})
+	c.stats.Bad = min(c.stats.Bad, bad+1) // one line, one count, as it is one report
+	return problem
 }
 
 func (c *Converter) object(obj []byte) string {

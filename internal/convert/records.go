@@ -36,6 +36,7 @@ type recordReader struct {
 	// it ends the join early; it stays in buf[ahead:] and comes next.
 	ahead   int
 	aheadNo int
+	pending bool // buf holds the line read ahead, from its start
 }
 
 func newRecordReader(r io.Reader) *recordReader {
@@ -81,11 +82,15 @@ func (rr *recordReader) grow(n int) {
 func (rr *recordReader) next(rec *record) error {
 	*rec = record{} // the buffer may be replaced below: hold no reference to it
 	var err error
-	if rr.ahead > 0 {
+	switch {
+	case rr.ahead > 0:
 		n := copy(rr.buf, rr.buf[rr.ahead:])
 		rr.buf, rr.ahead = rr.buf[:n], 0
 		rec.line = rr.aheadNo
-	} else {
+	case rr.pending: // the line read ahead is at the front already (giveAway)
+		rr.pending = false
+		rec.line = rr.aheadNo
+	default:
 		if cap(rr.buf) > bigBuf {
 			rr.buf = nil // after a huge line, do not keep its memory for the rest of the run
 		}
@@ -116,6 +121,18 @@ func (rr *recordReader) next(rec *record) error {
 	}
 	rec.raw, rec.data = rr.buf, data
 	return nil
+}
+
+// giveAway lets the caller keep the record just returned by next, so that a
+// huge record is not copied: the reader starts a new buffer, holding only
+// the line it had read ahead, if any.
+func (rr *recordReader) giveAway() {
+	owned := rr.buf
+	rr.buf = nil
+	if rr.ahead > 0 {
+		rr.buf = append(rr.buf, owned[rr.ahead:]...)
+		rr.ahead, rr.pending = 0, true
+	}
 }
 
 // trimBOM drops a UTF-8 byte order mark at the start of a line: the first
