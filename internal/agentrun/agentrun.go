@@ -165,8 +165,15 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 		timeoutC = t.C
 	}
 	var lingerC <-chan struct{}
+	var finishedPoll <-chan time.Time
 	if linger != nil {
 		lingerC = linger.c
+		// The converter reads ahead of what it has converted, so the final
+		// event may be converted only after the read that follows it has
+		// blocked: look again now and then, not only when a read starts.
+		t := time.NewTicker(lingerPoll)
+		defer t.Stop()
+		finishedPoll = t.C
 	}
 	// The run ends when the agent has exited, its output is consumed, and
 	// no process of its group is left.
@@ -191,6 +198,10 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 			timeoutC = nil
 			if exited != nil {
 				stop(TimedOut, nil, syscall.SIGTERM)
+			}
+		case <-finishedPoll:
+			if cfg.Finished() {
+				linger.arm()
 			}
 		case <-lingerC:
 			if exited != nil && !stopping {
@@ -424,6 +435,9 @@ func (o *output) transcriptErr() error {
 }
 
 // lingerTimer fires on c once it has stayed armed for d.
+// lingerPoll is how often a run asks whether the final event was converted.
+const lingerPoll = 100 * time.Millisecond
+
 type lingerTimer struct {
 	d     time.Duration
 	c     chan struct{}
