@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // Agent is the init.data.agent value for this format.
@@ -39,7 +40,7 @@ const Agent = "claude-code"
 // events are told apart by their types (dotted, or absent in the legacy
 // {"id","msg"} and {"prompt"} lines and the config line).
 func Detect(obj []byte) bool {
-	switch get(view(obj), "type") {
+	switch jsonraw.Get(jsonraw.View(obj), "type") {
 	case `"system"`, `"assistant"`, `"user"`, `"result"`, `"stream_event"`,
 		`"rate_limit_event"`, `"tool_progress"`, `"tool_use_summary"`,
 		`"control_request"`, `"control_response"`, `"keep_alive"`,
@@ -118,59 +119,58 @@ var (
 // Event handles one stream-json event.
 func (a *Adapter) Event(obj []byte) error {
 	var ev event
-	m := objectMembers(view(obj))
-	for k, v, ok := m.next(); ok; k, v, ok = m.next() {
-		switch k {
+	for m := jsonraw.Members(jsonraw.View(obj)); m.Next(); {
+		switch m.Key {
 		case "type":
-			ev.typ = v
+			ev.typ = m.Value
 		case "subtype":
-			ev.subtype = v
+			ev.subtype = m.Value
 		case "message":
-			ev.message = v
+			ev.message = m.Value
 		case "parent_tool_use_id":
-			ev.parent = v
+			ev.parent = m.Value
 		case "timestamp":
-			ev.timestamp = v
+			ev.timestamp = m.Value
 		case "uuid":
-			ev.uuid = v
+			ev.uuid = m.Value
 		case "error":
-			ev.err = v
+			ev.err = m.Value
 		case "isReplay":
-			ev.replay = v
+			ev.replay = m.Value
 		case "tool_use_result":
-			ev.toolUseResult = v
+			ev.toolUseResult = m.Value
 		case "event":
-			ev.streamEvent = v
+			ev.streamEvent = m.Value
 		case "model":
-			ev.model = v
+			ev.model = m.Value
 		case "cwd":
-			ev.cwd = v
+			ev.cwd = m.Value
 		case "is_error":
-			ev.isError = v
+			ev.isError = m.Value
 		case "duration_ms":
-			ev.duration = v
+			ev.duration = m.Value
 		case "errors":
-			ev.errors = v
+			ev.errors = m.Value
 		case "result":
-			ev.result = v
+			ev.result = m.Value
 		case "terminal_reason":
-			ev.terminalReason = v
+			ev.terminalReason = m.Value
 		case "total_cost_usd":
-			ev.res.cost = v
+			ev.res.cost = m.Value
 		case "cost_usd":
 			if ev.res.cost == "" {
-				ev.res.cost = v
+				ev.res.cost = m.Value
 			}
 		case "usage":
-			ev.res.usage = v
+			ev.res.usage = m.Value
 		case "modelUsage":
-			ev.res.modelUsage = v
+			ev.res.modelUsage = m.Value
 		case "result_index":
-			ev.res.resultIndex = v
+			ev.res.resultIndex = m.Value
 		}
 	}
 	if ev.timestamp != "" {
-		if ts := str(ev.timestamp); ts != "" {
+		if ts := jsonraw.Unquote(ev.timestamp); ts != "" {
 			a.w.SourceTime(ts)
 		}
 	}
@@ -197,7 +197,7 @@ func (a *Adapter) system(ev *event) {
 			return // a later init (background task, model switch): no new entry
 		}
 		a.initSeen = true
-		model, cwd := str(ev.model), str(ev.cwd)
+		model, cwd := jsonraw.Unquote(ev.model), jsonraw.Unquote(ev.cwd)
 		if model == "" {
 			// Some captures cut init down; the first answer names the model.
 			a.waitInit, a.initCWD = true, strings.Clone(cwd)
@@ -222,10 +222,10 @@ func (a *Adapter) meta(model string) {
 // msgKey is the id that groups the lines of one API message: message.id,
 // else the line's uuid; "" when the line has neither.
 func msgKey(id, uuid string) string {
-	if k := str(id); k != "" {
+	if k := jsonraw.Unquote(id); k != "" {
 		return k
 	}
-	return str(uuid)
+	return jsonraw.Unquote(uuid)
 }
 
 // lookup returns the state of message key, creating it.
@@ -246,17 +246,16 @@ func (a *Adapter) assistant(ev *event) error {
 		return errNoMessage
 	}
 	var id, model, content, use string
-	m := objectMembers(ev.message)
-	for k, v, ok := m.next(); ok; k, v, ok = m.next() {
-		switch k {
+	for m := jsonraw.Members(ev.message); m.Next(); {
+		switch m.Key {
 		case "id":
-			id = v
+			id = m.Value
 		case "model":
-			model = v
+			model = m.Value
 		case "content":
-			content = v
+			content = m.Value
 		case "usage":
-			use = v
+			use = m.Value
 		}
 	}
 	if content == "" || (content[0] != '[' && content[0] != '"') {
@@ -265,11 +264,11 @@ func (a *Adapter) assistant(ev *event) error {
 	synthetic := model == `"<synthetic>"` || (ev.err != "" && ev.err != "null")
 	switch {
 	case !synthetic:
-		a.meta(str(model))
+		a.meta(jsonraw.Unquote(model))
 	case a.waitInit:
 		a.meta("")
 	}
-	parent := str(ev.parent)
+	parent := jsonraw.Unquote(ev.parent)
 	ms := a.lookup(msgKey(id, ev.uuid))
 	if !ms.seen {
 		ms.seen = true
@@ -292,12 +291,11 @@ func (a *Adapter) assistant(ev *event) error {
 		}
 		return nil
 	}
-	blocks := arrayElements(content)
-	for b, ok := blocks.next(); ok; b, ok = blocks.next() {
-		if !a.fresh(ms, b) {
+	for e := jsonraw.Elements(content); e.Next(); {
+		if !a.fresh(ms, e.Value) {
 			continue
 		}
-		a.block(b, parent)
+		a.block(e.Value, parent)
 	}
 	return nil
 }
@@ -318,27 +316,26 @@ func (a *Adapter) fresh(ms *message, b string) bool {
 // block converts one content block of an assistant message.
 func (a *Adapter) block(b, parent string) {
 	var typ, text, thinking, id, name, input, toolUseID, content, isError string
-	m := objectMembers(b)
-	for k, v, ok := m.next(); ok; k, v, ok = m.next() {
-		switch k {
+	for m := jsonraw.Members(b); m.Next(); {
+		switch m.Key {
 		case "type":
-			typ = v
+			typ = m.Value
 		case "text":
-			text = v
+			text = m.Value
 		case "thinking":
-			thinking = v
+			thinking = m.Value
 		case "id":
-			id = v
+			id = m.Value
 		case "name":
-			name = v
+			name = m.Value
 		case "input":
-			input = v
+			input = m.Value
 		case "tool_use_id":
-			toolUseID = v
+			toolUseID = m.Value
 		case "content":
-			content = v
+			content = m.Value
 		case "is_error":
-			isError = v
+			isError = m.Value
 		}
 	}
 	switch typ {
@@ -347,15 +344,15 @@ func (a *Adapter) block(b, parent string) {
 	case `"thinking"`:
 		a.w.Thinking(dialog.RawString(thinking), parent)
 	case `"tool_use"`, `"server_tool_use"`, `"mcp_tool_use"`:
-		a.startTool(str(id), str(name), input, parent)
+		a.startTool(jsonraw.Unquote(id), jsonraw.Unquote(name), input, parent)
 	case `"redacted_thinking"`:
 		// Encrypted reasoning: nothing to show.
 	default:
 		// Results of server tools (web_search_tool_result, …) arrive in the
 		// assistant's own content and close their server_tool_use.
-		if toolUseID != "" && strings.HasSuffix(body(typ), "_tool_result") {
+		if toolUseID != "" && strings.HasSuffix(jsonraw.Body(typ), "_tool_result") {
 			out, failed := a.resultText(content)
-			a.endTool(str(toolUseID), out, failed || isError == "true", parent)
+			a.endTool(jsonraw.Unquote(toolUseID), out, failed || isError == "true", parent)
 		}
 	}
 }
@@ -394,12 +391,12 @@ func (a *Adapter) user(ev *event) error {
 	if a.waitInit {
 		a.meta("")
 	}
-	content := get(ev.message, "content")
+	content := jsonraw.Get(ev.message, "content")
 	replay := ev.replay == "true" && !a.prompted
 	if ev.replay == "true" {
 		a.prompted = true
 	}
-	if isString(content) {
+	if jsonraw.IsString(content) {
 		if replay {
 			a.w.StreamPrompt(dialog.RawString(content))
 		}
@@ -410,21 +407,19 @@ func (a *Adapter) user(ev *event) error {
 	}
 	if replay {
 		a.lit.reset()
-		blocks := arrayElements(content)
-		for b, ok := blocks.next(); ok; b, ok = blocks.next() {
-			if get(b, "type") == `"text"` {
-				a.lit.add(body(get(b, "text")))
+		for e := jsonraw.Elements(content); e.Next(); {
+			if jsonraw.Get(e.Value, "type") == `"text"` {
+				a.lit.add(jsonraw.Body(jsonraw.Get(e.Value, "text")))
 			}
 		}
 		a.w.StreamPrompt(a.lit.text())
 	}
-	parent := str(ev.parent)
-	blocks := arrayElements(content)
-	for b, ok := blocks.next(); ok; b, ok = blocks.next() {
+	parent := jsonraw.Unquote(ev.parent)
+	for e := jsonraw.Elements(content); e.Next(); {
 		// Text blocks are the subagent's prompt echo (the Agent call's
 		// args.prompt), an injected skill body, or a replay: none is output.
-		if get(b, "type") == `"tool_result"` {
-			a.toolResult(b, ev.toolUseResult, parent)
+		if jsonraw.Get(e.Value, "type") == `"tool_result"` {
+			a.toolResult(e.Value, ev.toolUseResult, parent)
 		}
 	}
 	return nil
@@ -435,49 +430,48 @@ func (a *Adapter) user(ev *event) error {
 // text when the content is empty.
 func (a *Adapter) toolResult(b, toolUseResult, parent string) {
 	var id, content, isError string
-	m := objectMembers(b)
-	for k, v, ok := m.next(); ok; k, v, ok = m.next() {
-		switch k {
+	for m := jsonraw.Members(b); m.Next(); {
+		switch m.Key {
 		case "tool_use_id":
-			id = v
+			id = m.Value
 		case "content":
-			content = v
+			content = m.Value
 		case "is_error":
-			isError = v
+			isError = m.Value
 		}
 	}
 	out, _ := a.resultText(content)
 	if out.IsEmpty() && toolUseResult != "" {
 		out = a.bashOutput(toolUseResult)
 	}
-	a.endTool(str(id), out, isError == "true", parent)
+	a.endTool(jsonraw.Unquote(id), out, isError == "true", parent)
 }
 
 // partial reads the usage of --include-partial-messages stream events; their
 // content is left to the complete assistant lines.
 func (a *Adapter) partial(ev *event) {
 	e := ev.streamEvent
-	switch get(e, "type") {
+	switch jsonraw.Get(e, "type") {
 	case `"message_start"`:
-		msg := get(e, "message")
-		key := str(get(msg, "id"))
-		if key == "" || str(get(msg, "model")) == "<synthetic>" {
+		msg := jsonraw.Get(e, "message")
+		key := jsonraw.Unquote(jsonraw.Get(msg, "id"))
+		if key == "" || jsonraw.Unquote(jsonraw.Get(msg, "model")) == "<synthetic>" {
 			return
 		}
 		ms := a.lookup(key)
-		parent := str(ev.parent)
+		parent := jsonraw.Unquote(ev.parent)
 		if a.stream[parent] != key {
 			a.stream[strings.Clone(parent)] = strings.Clone(key)
 		}
-		if u, ok := parseUsage(get(msg, "usage")); ok {
+		if u, ok := parseUsage(jsonraw.Get(msg, "usage")); ok {
 			ms.usage.maxOf(u)
 		}
 	case `"message_delta"`:
-		key := a.stream[str(ev.parent)]
+		key := a.stream[jsonraw.Unquote(ev.parent)]
 		if key == "" {
 			return
 		}
-		if u, ok := parseUsage(get(e, "usage")); ok {
+		if u, ok := parseUsage(jsonraw.Get(e, "usage")); ok {
 			a.lookup(key).usage.maxOf(u)
 		}
 	}
@@ -485,7 +479,7 @@ func (a *Adapter) partial(ev *event) {
 
 func (a *Adapter) result(ev *event) {
 	isErr := ev.isError == "true"
-	subtype := str(ev.subtype)
+	subtype := jsonraw.Unquote(ev.subtype)
 	if ev.isError == "" {
 		isErr = subtype != "" && subtype != "success"
 	}
@@ -493,13 +487,13 @@ func (a *Adapter) result(ev *event) {
 	if isErr {
 		a.status = dialog.StatusError
 	}
-	a.reason = reasonFor(subtype, str(ev.terminalReason), isErr)
+	a.reason = reasonFor(subtype, jsonraw.Unquote(ev.terminalReason), isErr)
 	a.errMsg = ""
 	if isErr {
 		a.errMsg = errorMessage(ev.errors, ev.result, subtype)
 	}
-	if isNumber(ev.duration) {
-		a.durMS += num(ev.duration)
+	if d, ok := jsonraw.Int(ev.duration); ok {
+		a.durMS += d
 		a.hasDur = true
 	}
 	a.totals.add(ev.res)
@@ -542,16 +536,15 @@ func reasonFor(subtype, terminal string, isErr bool) string {
 // text, else its subtype.
 func errorMessage(errs, result, subtype string) string {
 	var parts []string
-	e := arrayElements(errs)
-	for v, ok := e.next(); ok; v, ok = e.next() {
-		if s := strings.TrimSpace(str(v)); s != "" {
+	for e := jsonraw.Elements(errs); e.Next(); {
+		if s := strings.TrimSpace(jsonraw.Unquote(e.Value)); s != "" {
 			parts = append(parts, s)
 		}
 	}
 	if len(parts) > 0 {
 		return strings.Clone(strings.Join(parts, "; ")) // Join of one part returns it: a view of obj
 	}
-	if s := str(result); strings.TrimSpace(s) != "" {
+	if s := jsonraw.Unquote(result); strings.TrimSpace(s) != "" {
 		return strings.Clone(s)
 	}
 	if subtype != "" {

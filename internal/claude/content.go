@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // The text of a tool result is built as the body of a JSON string literal in
@@ -48,7 +49,7 @@ func (l *literal) text() dialog.Text {
 		return dialog.Text{}
 	}
 	l.b = append(l.b, '"')
-	return dialog.RawString(view(l.b))
+	return dialog.RawString(jsonraw.View(l.b))
 }
 
 // resultText renders tool result content — a string, an array of blocks or
@@ -64,19 +65,17 @@ func (a *Adapter) resultText(content string) (dialog.Text, bool) {
 		return dialog.RawString(content), false
 	case '[':
 		// The common Agent/Task result is a single text block: pass it through.
-		e := arrayElements(content)
-		first, ok := e.next()
-		if !ok {
+		e := jsonraw.Elements(content)
+		if !e.Next() {
 			return dialog.Text{}, false
 		}
-		if _, more := e.next(); !more && get(first, "type") == `"text"` {
-			return dialog.RawString(get(first, "text")), false
+		if first := e.Value; !e.Next() && jsonraw.Get(first, "type") == `"text"` {
+			return dialog.RawString(jsonraw.Get(first, "text")), false
 		}
 		l := &a.lit
 		l.reset()
-		e = arrayElements(content)
-		for el, ok := e.next(); ok; el, ok = e.next() {
-			l.addBlock(el)
+		for e := jsonraw.Elements(content); e.Next(); {
+			l.addBlock(e.Value)
 		}
 		return l.text(), false
 	case '{':
@@ -90,16 +89,16 @@ func (a *Adapter) resultText(content string) (dialog.Text, bool) {
 
 // addBlock appends one element of a content array.
 func (l *literal) addBlock(el string) {
-	if isString(el) {
-		l.add(body(el))
+	if jsonraw.IsString(el) {
+		l.add(jsonraw.Body(el))
 		return
 	}
-	typ := body(get(el, "type"))
+	typ := jsonraw.Body(jsonraw.Get(el, "type"))
 	switch typ {
 	case "text":
-		l.add(body(get(el, "text")))
+		l.add(jsonraw.Body(jsonraw.Get(el, "text")))
 	case "image", "document":
-		l.addMedia(typ, get(el, "source"))
+		l.addMedia(typ, jsonraw.Get(el, "source"))
 	default:
 		l.addObject(el)
 	}
@@ -113,15 +112,14 @@ func (l *literal) addMedia(typ, source string) {
 	l.b = append(l.b, '[')
 	l.b = append(l.b, typ...)
 	var media, data, url string
-	m := objectMembers(source)
-	for k, v, ok := m.next(); ok; k, v, ok = m.next() {
-		switch k {
+	for m := jsonraw.Members(source); m.Next(); {
+		switch m.Key {
 		case "media_type":
-			media = body(v)
+			media = jsonraw.Body(m.Value)
 		case "data":
-			data = body(v)
+			data = jsonraw.Body(m.Value)
 		case "url":
-			url = body(v)
+			url = jsonraw.Body(m.Value)
 		}
 	}
 	if media != "" {
@@ -145,25 +143,24 @@ func (l *literal) addMedia(typ, source string) {
 // result (type "*_error", e.g. web_search_tool_result_error).
 func (l *literal) addObject(obj string) bool {
 	var typ, text, stdout, stderr, title, url, code, content string
-	m := objectMembers(obj)
-	for k, v, ok := m.next(); ok; k, v, ok = m.next() {
-		switch k {
+	for m := jsonraw.Members(obj); m.Next(); {
+		switch m.Key {
 		case "type":
-			typ = body(v)
+			typ = jsonraw.Body(m.Value)
 		case "text":
-			text = body(v)
+			text = jsonraw.Body(m.Value)
 		case "stdout":
-			stdout = body(v)
+			stdout = jsonraw.Body(m.Value)
 		case "stderr":
-			stderr = body(v)
+			stderr = jsonraw.Body(m.Value)
 		case "title":
-			title = body(v)
+			title = jsonraw.Body(m.Value)
 		case "url":
-			url = body(v)
+			url = jsonraw.Body(m.Value)
 		case "error_code":
-			code = body(v)
+			code = jsonraw.Body(m.Value)
 		case "content":
-			content = v
+			content = m.Value
 		}
 	}
 	failed := strings.HasSuffix(typ, "_error")
@@ -190,12 +187,11 @@ func (l *literal) addObject(obj string) bool {
 		l.b = append(l.b, url...)
 	case content != "" && (content[0] == '[' || content[0] == '"'):
 		if content[0] == '"' {
-			l.add(body(content))
+			l.add(jsonraw.Body(content))
 			break
 		}
-		e := arrayElements(content)
-		for el, ok := e.next(); ok; el, ok = e.next() {
-			l.addBlock(el)
+		for e := jsonraw.Elements(content); e.Next(); {
+			l.addBlock(e.Value)
 		}
 	}
 	if l.parts == n && typ != "" {
@@ -236,20 +232,19 @@ func base64Len(s string) int {
 // whose content is empty; a tool_use_result that is a string (an error) is
 // used as it is.
 func (a *Adapter) bashOutput(tur string) dialog.Text {
-	if isString(tur) {
+	if jsonraw.IsString(tur) {
 		return dialog.RawString(tur)
 	}
 	if tur == "" || tur[0] != '{' {
 		return dialog.Text{}
 	}
 	var stdout, stderr string
-	m := objectMembers(tur)
-	for k, v, ok := m.next(); ok; k, v, ok = m.next() {
-		switch k {
+	for m := jsonraw.Members(tur); m.Next(); {
+		switch m.Key {
 		case "stdout":
-			stdout = body(v)
+			stdout = jsonraw.Body(m.Value)
 		case "stderr":
-			stderr = body(v)
+			stderr = jsonraw.Body(m.Value)
 		}
 	}
 	l := &a.lit

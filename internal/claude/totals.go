@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // usage is one usage object's four counters.
@@ -41,18 +42,22 @@ func addTokens(a, b dialog.Tokens) dialog.Tokens {
 
 // parseUsage reads an API usage object (snake_case; null counters are 0).
 func parseUsage(raw string) (u usage, ok bool) {
-	m := objectMembers(raw)
-	for k, v, more := m.next(); more; k, v, more = m.next() {
-		switch k {
+	for m := jsonraw.Members(raw); m.Next(); {
+		var n *int64
+		switch m.Key {
 		case "input_tokens":
-			u.input, ok = num(v), true
+			n = &u.input
 		case "output_tokens":
-			u.output, ok = num(v), true
+			n = &u.output
 		case "cache_read_input_tokens":
-			u.cacheRead, ok = num(v), true
+			n = &u.cacheRead
 		case "cache_creation_input_tokens":
-			u.cacheWrite, ok = num(v), true
+			n = &u.cacheWrite
+		default:
+			continue
 		}
+		*n, _ = jsonraw.Int(m.Value)
+		ok = true
 	}
 	return u, ok
 }
@@ -67,23 +72,21 @@ type modelTotal struct {
 // dst, reusing its backing array. Model names are views of the input.
 func parseModelUsage(dst []modelTotal, raw string) []modelTotal {
 	dst = dst[:0]
-	m := objectMembers(raw)
-	for model, v, ok := m.next(); ok; model, v, ok = m.next() {
+	for m := jsonraw.Members(raw); m.Next(); {
 		var u usage
-		f := objectMembers(v)
-		for k, x, more := f.next(); more; k, x, more = f.next() {
-			switch k {
+		for f := jsonraw.Members(m.Value); f.Next(); {
+			switch f.Key {
 			case "inputTokens":
-				u.input = num(x)
+				u.input, _ = jsonraw.Int(f.Value)
 			case "outputTokens":
-				u.output = num(x)
+				u.output, _ = jsonraw.Int(f.Value)
 			case "cacheReadInputTokens":
-				u.cacheRead = num(x)
+				u.cacheRead, _ = jsonraw.Int(f.Value)
 			case "cacheCreationInputTokens":
-				u.cacheWrite = num(x)
+				u.cacheWrite, _ = jsonraw.Int(f.Value)
 			}
 		}
-		dst = append(dst, modelTotal{model: model, u: u})
+		dst = append(dst, modelTotal{model: m.Key, u: u})
 	}
 	return dst
 }
@@ -155,15 +158,12 @@ type resultTotals struct {
 func (t *totals) add(r resultTotals) {
 	mu := parseModelUsage(t.scratch, r.modelUsage)
 	t.scratch = mu
-	cost, hasCost := float(r.cost)
+	cost, hasCost := jsonraw.Float(r.cost)
 
 	if t.results > 0 {
-		newLeg := false
-		switch {
-		case isNumber(r.resultIndex):
-			newLeg = num(r.resultIndex) == 0
-		default:
-			newLeg = t.initSinceResult
+		newLeg := t.initSinceResult
+		if i, ok := jsonraw.Int(r.resultIndex); ok {
+			newLeg = i == 0
 		}
 		if len(mu) > 0 && t.haveMU && !continues(t.curMU, mu) {
 			newLeg = true
