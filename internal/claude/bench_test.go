@@ -5,79 +5,98 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/sessiongen"
 )
 
-// benchInput is the largest real capture when the corpus is there, else
-// every fixture of ours, as lines.
-func benchInput(b *testing.B) [][]byte {
-	b.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, "cc2.1.72-subagent-thinking-rate-limit-api-connection-error.jsonl"))
-	if err != nil {
-		files, _ := filepath.Glob("../../testdata/claude/*.in.jsonl")
-		for _, f := range files {
-			d, err := os.ReadFile(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			data = append(data, d...)
-		}
-	}
-	return bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+type benchInput struct {
+	name  string
+	lines [][]byte
+	size  int64 // bytes, newlines included
 }
 
-// BenchmarkEvent measures the adapter and the writer alone (no framing, no
-// validation), per input byte; "uncapped" leaves out the writer's cutting of
-// long results, which dominates the default run.
-func BenchmarkEvent(b *testing.B) {
-	lines := benchInput(b)
-	n := 0
+func newBenchInput(name string, data []byte) benchInput {
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	n := int64(0)
 	for _, l := range lines {
-		n += len(l) + 1
+		n += int64(len(l)) + 1
 	}
-	for _, c := range []struct {
-		name    string
-		maxText int
-	}{{"default-cap", 0}, {"uncapped", -1}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(n))
-			b.ReportAllocs()
-			for b.Loop() {
-				w := dialog.NewWriter(io.Discard, dialog.Options{Clock: pinned, MaxText: c.maxText})
-				a := New(w)
-				for _, l := range lines {
-					w.BeginLine()
-					if err := a.Event(l); err != nil {
+	return benchInput{name, lines, n}
+}
+
+// benchInputs are a generated 16 MiB session (see internal/sessiongen)
+// and, when the shared corpus is there, its largest real capture. Built
+// once per test binary.
+var benchInputs = sync.OnceValues(func() ([]benchInput, error) {
+	gen, err := sessiongen.Claude(sessiongen.Options{Size: 16 << 20, Seed: 1})
+	if err != nil {
+		return nil, err
+	}
+	in := []benchInput{newBenchInput("session-16MiB", gen)}
+	if c, err := os.ReadFile(filepath.Join(corpusDir, "cc2.1.72-subagent-thinking-rate-limit-api-connection-error.jsonl")); err == nil {
+		in = append(in, newBenchInput("capture", c))
+	}
+	return in, nil
+})
+
+func inputs(b *testing.B) []benchInput {
+	b.Helper()
+	in, err := benchInputs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return in
+}
+
+// BenchmarkAdapter measures the adapter and the writer alone (no framing,
+// no validation), per input byte, to io.Discard; "uncapped" leaves out the
+// writer's cutting of long results (the default cap is 16 KiB).
+func BenchmarkAdapter(b *testing.B) {
+	for _, in := range inputs(b) {
+		for _, c := range []struct {
+			name    string
+			maxText int
+		}{{"cap-16KiB", 0}, {"uncapped", -1}} {
+			b.Run(in.name+"/"+c.name, func(b *testing.B) {
+				b.SetBytes(in.size)
+				b.ReportAllocs()
+				for b.Loop() {
+					w := dialog.NewWriter(io.Discard, dialog.Options{Clock: pinned, MaxText: c.maxText})
+					a := New(w)
+					for _, l := range in.lines {
+						w.BeginLine()
+						if err := a.Event(l); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if err := w.Close(a.Summary(), nil); err != nil {
 						b.Fatal(err)
 					}
 				}
-				_ = w.Close(a.Summary(), nil)
+			})
+		}
+	}
+}
+
+// BenchmarkValidFloor is the floor any validating converter pays on the
+// same lines: one gjson.ValidBytes pass over each.
+func BenchmarkValidFloor(b *testing.B) {
+	for _, in := range inputs(b) {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(in.size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, l := range in.lines {
+					if !gjson.ValidBytes(l) {
+						b.Fatal("invalid line")
+					}
+				}
 			}
 		})
 	}
 }
-
-// BenchmarkValidFloor is the floor any validating converter pays: one
-// gjson.ValidBytes pass over every line.
-func BenchmarkValidFloor(b *testing.B) {
-	lines := benchInput(b)
-	n := 0
-	for _, l := range lines {
-		n += len(l) + 1
-	}
-	b.SetBytes(int64(n))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, l := range lines {
-			if !validBytes(l) {
-				b.Fatal("invalid line")
-			}
-		}
-	}
-}
-
-func validBytes(l []byte) bool { return gjson.ValidBytes(l) }
