@@ -6,12 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/sessiongen"
 )
 
 // fixtureLines returns the lines of every testdata/codex fixture that is a
@@ -37,33 +38,70 @@ func fixtureLines(tb testing.TB) [][]byte {
 	return lines
 }
 
-// BenchmarkAdapter converts a session built from the current-format
-// fixtures, with a command output of realistic size, to io.Discard.
-func BenchmarkAdapter(b *testing.B) {
-	var lines [][]byte
-	big := strings.Repeat(`line of build output with a \"quote\" and a tab\t\n`, 200)
-	for _, l := range fixtureLines(b) {
-		if bytes.Contains(l, []byte(`"type":"thread.started"`)) {
-			continue // one process, so item ids keep restarting as in one long run
-		}
-		lines = append(lines, l)
+// benchSession is a generated 16 MiB session (see internal/sessiongen):
+// several processes, many commands with outputs up to 100 KiB, reasoning,
+// messages, todo lists. Built once per test binary.
+var benchSession = sync.OnceValues(func() ([][]byte, error) {
+	b, err := sessiongen.Codex(sessiongen.Options{Size: 16 << 20, Seed: 1})
+	return bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")), err
+})
+
+func session(b *testing.B) (lines [][]byte, size int64) {
+	b.Helper()
+	lines, err := benchSession()
+	if err != nil {
+		b.Fatal(err)
 	}
-	lines = append(lines, []byte(`{"type":"item.completed","item":{"id":"item_9","type":"command_execution","command":"bash -lc 'make'","aggregated_output":"`+big+`","exit_code":0,"status":"completed"}}`))
-	size := 0
 	for _, l := range lines {
-		size += len(l) + 1
+		size += int64(len(l)) + 1
 	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	for b.Loop() {
-		w := dialog.NewWriter(io.Discard, dialog.Options{Clock: dialog.FixedClock{}})
-		a := New(w)
-		for _, l := range lines {
-			w.BeginLine()
-			_ = a.Event(l)
+	return lines, size
+}
+
+// BenchmarkAdapter measures the adapter and the writer alone (no framing,
+// no validation), per input byte, to io.Discard; "uncapped" leaves out the
+// writer's cutting of long outputs (the default cap is 16 KiB).
+func BenchmarkAdapter(b *testing.B) {
+	lines, size := session(b)
+	for _, c := range []struct {
+		name    string
+		maxText int
+	}{{"cap-16KiB", 0}, {"uncapped", -1}} {
+		b.Run("session-16MiB/"+c.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				w := dialog.NewWriter(io.Discard, dialog.Options{Clock: dialog.FixedClock{}, MaxText: c.maxText})
+				a := New(w)
+				for _, l := range lines {
+					w.BeginLine()
+					if err := a.Event(l); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := w.Close(a.Summary(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkValidFloor is the floor any validating converter pays on the
+// same lines: one gjson.ValidBytes pass over each.
+func BenchmarkValidFloor(b *testing.B) {
+	lines, size := session(b)
+	b.Run("session-16MiB", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, l := range lines {
+				if !gjson.ValidBytes(l) {
+					b.Fatal("invalid line")
+				}
+			}
 		}
-		_ = w.Close(a.Summary(), nil)
-	}
+	})
 }
 
 // FuzzCodex feeds arbitrary JSON objects, one per line, to the adapter:
