@@ -30,9 +30,20 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzCodex$$' -fuzztime $(FUZZTIME) ./internal/codex
 	go test -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) ./internal/convert
 
+# bench: Go benchmarks (adapters, pipeline, ValidBytes floor; BENCHTIME per
+# benchmark), then the built binary against the yardsticks of
+# ../shared/bench, then its peak memory measured apart (compare.py's --huge
+# figure is its own parent's peak: see scripts/peakmem.sh).
+BENCHTIME ?= 1s
 bench: build
-	go test -run '^$$' -bench . -benchmem ./internal/...
-	python3 ../shared/bench/compare.py $(BIN) --huge 64
+	go test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./internal/...
+	@if [ -f ../shared/bench/compare.py ]; then \
+		echo python3 ../shared/bench/compare.py $(BIN) --size 100 --runs 5 --huge 64; \
+		python3 ../shared/bench/compare.py $(BIN) --size 100 --runs 5 --huge 64; \
+	else \
+		echo "../shared/bench is missing: compare.py skipped"; \
+	fi
+	scripts/peakmem.sh $(BIN)
 
 clean:
 	rm -rf bin
