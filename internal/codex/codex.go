@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // Agent is the init.data.agent value for this format.
@@ -42,25 +43,25 @@ const warnPrefix = "⚠ "
 // Detect reports whether obj is a Codex exec event, of any dialect. It
 // claims no line of Claude's stream-json, whose types have no dot.
 func Detect(obj []byte) bool {
-	s := view(obj)
+	s := jsonraw.View(obj)
 	cfg := 0
 	var typ, msg, prompt string
-	for f := fields(s); f.next(); {
-		switch f.key {
+	for f := jsonraw.Members(s); f.Next(); {
+		switch f.Key {
 		case "type":
-			typ = f.val
+			typ = f.Value
 		case "msg":
-			msg = f.val
+			msg = f.Value
 		case "prompt":
-			prompt = f.val
+			prompt = f.Value
 		case "model", "workdir", "provider", "approval", "sandbox":
 			cfg++
 		}
 	}
 	if typ != "" {
-		return strings.IndexByte(str(typ), '.') > 0
+		return strings.IndexByte(jsonraw.Unquote(typ), '.') > 0
 	}
-	return (isObject(msg) && get(msg, "type") != "") || isString(prompt) || cfg >= 2
+	return (jsonraw.IsObject(msg) && jsonraw.Get(msg, "type") != "") || jsonraw.IsString(prompt) || cfg >= 2
 }
 
 // kind is what an item or a legacy call is, for naming and for results.
@@ -162,48 +163,48 @@ var errNoItem = errors.New("item event without an item object")
 
 // Event handles one Codex event.
 func (a *Adapter) Event(obj []byte) error {
-	s := view(obj)
+	s := jsonraw.View(obj)
 	var typ, usage, errv, message, prompt string
 	var it item
 	var m legacyMsg
 	hasItem, hasMsg, cfg := false, false, 0
-	for f := fields(s); f.nextKey(); {
+	for f := jsonraw.Members(s); f.NextKey(); {
 		// item and msg are read where they stand: they hold the long
 		// strings (command output), so the line is walked once.
-		switch r := f.rest(); {
-		case f.key == "item" && isObject(r):
+		switch r := f.Rest(); {
+		case f.Key == "item" && jsonraw.IsObject(r):
 			var n int
 			it, n = parseItem(r)
-			f.skip(n)
+			f.Skip(n)
 			hasItem = true
 			continue
-		case f.key == "msg" && isObject(r):
+		case f.Key == "msg" && jsonraw.IsObject(r):
 			var n int
 			m, n = parseLegacy(r)
-			f.skip(n)
+			f.Skip(n)
 			hasMsg = true
 			continue
 		}
-		if !f.value() {
+		if !f.NextValue() {
 			break
 		}
-		switch f.key {
+		switch f.Key {
 		case "type":
-			typ = f.val
+			typ = f.Value
 		case "usage":
-			usage = f.val
+			usage = f.Value
 		case "error":
-			errv = f.val
+			errv = f.Value
 		case "message":
-			message = f.val
+			message = f.Value
 		case "prompt":
-			prompt = f.val
+			prompt = f.Value
 		case "model", "workdir", "provider", "approval", "sandbox":
 			cfg++
 		}
 	}
 	if typ != "" {
-		switch str(typ) {
+		switch jsonraw.Unquote(typ) {
 		case "thread.started", "session.created":
 			a.newProcess()
 			a.w.Meta(dialog.Meta{Agent: Agent})
@@ -212,15 +213,15 @@ func (a *Adapter) Event(obj []byte) error {
 			a.active = true
 			a.boundary = true
 		case "turn.completed":
-			if isObject(usage) {
+			if jsonraw.IsObject(usage) {
 				a.setUsage(usage)
 			}
 			a.closeOpen("the turn ended before the tool call finished", true)
 			a.end(dialog.StatusSuccess, "", "")
 		case "turn.failed":
-			why := str(errv)
-			if isObject(errv) {
-				why = str(get(errv, "message"))
+			why := jsonraw.Unquote(errv)
+			if jsonraw.IsObject(errv) {
+				why = jsonraw.Unquote(jsonraw.Get(errv, "message"))
 			}
 			if why == "" {
 				why = "turn failed"
@@ -232,7 +233,7 @@ func (a *Adapter) Event(obj []byte) error {
 				return errNoItem
 			}
 			ph := phaseCompleted
-			switch str(typ) {
+			switch jsonraw.Unquote(typ) {
 			case "item.started":
 				ph = phaseStarted
 			case "item.updated":
@@ -247,7 +248,7 @@ func (a *Adapter) Event(obj []byte) error {
 	switch {
 	case hasMsg:
 		return a.legacy(&m)
-	case isString(prompt):
+	case jsonraw.IsString(prompt):
 		a.w.StreamPrompt(dialog.RawString(prompt))
 	case cfg >= 2: // as Detect: one such key alone is no config line
 		a.config(s)
@@ -294,7 +295,7 @@ func (a *Adapter) warning(raw string) {
 	a.sum.Warnings++
 	a.text.reset()
 	a.text.plain(warnPrefix)
-	if isString(raw) && len(raw) > 2 {
+	if jsonraw.IsString(raw) && len(raw) > 2 {
 		a.text.raw(raw)
 	} else {
 		a.text.plain("error")
@@ -324,16 +325,16 @@ func (a *Adapter) output() {
 func (a *Adapter) result() { a.boundary = true }
 
 func (a *Adapter) message(raw string) {
-	if !isString(raw) || len(raw) <= 2 {
+	if !jsonraw.IsString(raw) || len(raw) <= 2 {
 		return
 	}
 	a.output()
-	a.lastMsg, a.msgSeen = maphash.String(a.seed, inner(raw)), true
+	a.lastMsg, a.msgSeen = maphash.String(a.seed, jsonraw.Body(raw)), true
 	a.w.Message(dialog.Message{Content: dialog.RawString(raw)})
 }
 
 func (a *Adapter) thinking(raw string) {
-	if !isString(raw) || len(raw) <= 2 {
+	if !jsonraw.IsString(raw) || len(raw) <= 2 {
 		return
 	}
 	a.output()
@@ -346,9 +347,9 @@ func (a *Adapter) thinking(raw string) {
 // last one is kept as that earlier process's.
 func (a *Adapter) setUsage(u string) {
 	var t dialog.Tokens
-	for f := fields(u); f.next(); {
-		n, _ := integer(f.val)
-		switch f.key {
+	for f := jsonraw.Members(u); f.Next(); {
+		n, _ := jsonraw.Int(f.Value)
+		switch f.Key {
 		case "input_tokens":
 			t.In = n
 		case "output_tokens":

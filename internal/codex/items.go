@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 type phase uint8
@@ -31,10 +32,10 @@ type item struct {
 // past it) and returns it with its length, so that the line is walked once.
 func parseItem(raw string) (item, int) {
 	var it item
-	f := fields(raw)
-	for f.next() {
-		v := f.val
-		switch f.key {
+	f := jsonraw.Members(raw)
+	for f.Next() {
+		v := f.Value
+		switch f.Key {
 		case "id":
 			// The first id: since 0.92 a web_search item carries a second,
 			// inner "id" (the raw call id), and item_N comes first in both
@@ -87,12 +88,12 @@ func parseItem(raw string) (item, int) {
 	if it.typ == "" {
 		it.typ = it.itemType // 0.42 and 0.43
 	}
-	return it, f.i
+	return it, f.End()
 }
 
 // item handles item.started, item.updated and item.completed.
 func (a *Adapter) item(it *item, ph phase) error {
-	k := itemKind(str(it.typ))
+	k := itemKind(jsonraw.Unquote(it.typ))
 	switch k {
 	case kindNone:
 		return nil // an item type this converter does not know
@@ -115,7 +116,7 @@ func (a *Adapter) item(it *item, ph phase) error {
 		return nil
 	}
 	a.active = true
-	id := str(it.id)
+	id := jsonraw.Unquote(it.id)
 	c := a.open[id]
 	if c != nil && (c.kind != k || ph == phaseStarted) {
 		// An open id started again, or used for another kind of item: a
@@ -156,13 +157,13 @@ func (a *Adapter) itemName(it *item, k kind) string {
 	case kindFileChange:
 		return toolEdit
 	case kindMCP:
-		return mcpName(str(it.server), str(it.tool))
+		return mcpName(jsonraw.Unquote(it.server), jsonraw.Unquote(it.tool))
 	case kindWebSearch:
 		return toolWebSearch
 	case kindTodo:
 		return toolTodo
 	case kindCollab:
-		if t := str(it.tool); t != "" {
+		if t := jsonraw.Unquote(it.tool); t != "" {
 			return strings.Clone(t)
 		}
 		return toolCollab
@@ -185,27 +186,27 @@ func (a *Adapter) itemArgs(it *item, k kind) string {
 	defer func() { a.args.b = b }()
 	switch k {
 	case kindCommand:
-		if isNull(it.command) {
+		if jsonraw.IsNull(it.command) {
 			return ""
 		}
 		b = append(append(append(b, `{"command":`...), it.command...), '}')
 	case kindFileChange:
-		if isNull(it.changes) {
+		if jsonraw.IsNull(it.changes) {
 			return ""
 		}
 		b = append(append(append(b, `{"changes":`...), it.changes...), '}')
 	case kindMCP:
-		if isNull(it.arguments) {
+		if jsonraw.IsNull(it.arguments) {
 			return ""
 		}
 		return it.arguments // an object is written as it is, anything else wrapped
 	case kindWebSearch:
 		b = append(b, '{')
-		if str(it.query) != "" {
+		if jsonraw.Unquote(it.query) != "" {
 			b = append(append(b, `"query":`...), it.query...)
 		}
 		// The action of an item.started is a placeholder, {"type":"other"}.
-		if !isNull(it.action) && str(get(it.action, "type")) != "other" {
+		if !jsonraw.IsNull(it.action) && jsonraw.Unquote(jsonraw.Get(it.action, "type")) != "other" {
 			if len(b) > 1 {
 				b = append(b, ',')
 			}
@@ -216,16 +217,16 @@ func (a *Adapter) itemArgs(it *item, k kind) string {
 		}
 		b = append(b, '}')
 	case kindTodo:
-		if isNull(it.items) {
+		if jsonraw.IsNull(it.items) {
 			return ""
 		}
 		b = append(append(append(b, `{"items":`...), it.items...), '}')
 	case kindCollab:
 		b = append(b, '{')
-		if !isNull(it.prompt) {
+		if !jsonraw.IsNull(it.prompt) {
 			b = append(append(b, `"prompt":`...), it.prompt...)
 		}
-		if !isNull(it.receivers) {
+		if !jsonraw.IsNull(it.receivers) {
 			if len(b) > 1 {
 				b = append(b, ',')
 			}
@@ -238,13 +239,13 @@ func (a *Adapter) itemArgs(it *item, k kind) string {
 	default:
 		return ""
 	}
-	return view(b)
+	return jsonraw.View(b)
 }
 
 // itemResult is the text and error flag of a completed item. The text
 // aliases a.text or obj.
 func (a *Adapter) itemResult(it *item, k kind, c *openCall) (dialog.Text, bool) {
-	status := str(it.status)
+	status := jsonraw.Unquote(it.status)
 	failed := status == "failed" || status == "declined"
 	switch k {
 	case kindCommand:
@@ -257,7 +258,7 @@ func (a *Adapter) itemResult(it *item, k kind, c *openCall) (dialog.Text, bool) 
 		return a.searchText(it.query, it.action), failed
 	case kindTodo:
 		items := it.items
-		if isNull(items) {
+		if jsonraw.IsNull(items) {
 			items = c.state
 		}
 		return a.checklist(items), false
@@ -273,7 +274,7 @@ func (a *Adapter) itemResult(it *item, k kind, c *openCall) (dialog.Text, bool) 
 // failed, declined or a non-zero exit are errors. The error text starts
 // with the reason, ahead of the output, so the cap never cuts it off.
 func (a *Adapter) commandResult(output, exitCode, status string) (dialog.Text, bool) {
-	code, hasCode := integer(exitCode)
+	code, hasCode := jsonraw.Int(exitCode)
 	if hasCode && code == 0 && (status == "completed" || status == "") {
 		return dialog.RawString(output), false
 	}
@@ -290,7 +291,7 @@ func (a *Adapter) commandResult(output, exitCode, status string) (dialog.Text, b
 	default:
 		a.text.plain("[no exit code: the command did not finish]")
 	}
-	if len(inner(output)) > 0 {
+	if len(jsonraw.Body(output)) > 0 {
 		a.text.plain("\n")
 		a.text.raw(output)
 	}
@@ -304,23 +305,23 @@ func (a *Adapter) changeList(changes, status string, failed bool) dialog.Text {
 	if failed {
 		a.text.plain("[" + status + "]")
 	}
-	for e := elems(changes); e.next(); {
+	for e := jsonraw.Elements(changes); e.Next(); {
 		var path, kind string
-		for f := fields(e.val); f.next(); {
-			switch f.key {
+		for f := jsonraw.Members(e.Value); f.Next(); {
+			switch f.Key {
 			case "path":
-				path = f.val
+				path = f.Value
 			case "kind":
-				kind = f.val
-				if isObject(kind) { // newer shapes: {"type": "update", …}
-					kind = get(kind, "type")
+				kind = f.Value
+				if jsonraw.IsObject(kind) { // newer shapes: {"type": "update", …}
+					kind = jsonraw.Get(kind, "type")
 				}
 			}
 		}
 		if a.text.len() > 0 {
 			a.text.plain("\n")
 		}
-		if isString(kind) {
+		if jsonraw.IsString(kind) {
 			a.text.raw(kind)
 		} else {
 			a.text.plain("change")
@@ -336,29 +337,29 @@ func (a *Adapter) changeList(changes, status string, failed bool) dialog.Text {
 // isError has status failed, error null, and its message in the content.
 func (a *Adapter) mcpResult(result, errv string, failed bool) (dialog.Text, bool) {
 	errMsg := ""
-	if isObject(errv) {
-		errMsg = get(errv, "message")
-	} else if isString(errv) {
+	if jsonraw.IsObject(errv) {
+		errMsg = jsonraw.Get(errv, "message")
+	} else if jsonraw.IsString(errv) {
 		errMsg = errv
 	}
 	var content, structured string
-	if isObject(result) {
-		for f := fields(result); f.next(); {
-			switch f.key {
+	if jsonraw.IsObject(result) {
+		for f := jsonraw.Members(result); f.Next(); {
+			switch f.Key {
 			case "content":
-				content = f.val
+				content = f.Value
 			case "structured_content", "structuredContent":
-				structured = f.val
+				structured = f.Value
 			case "isError", "is_error":
-				if f.val == "true" {
+				if f.Value == "true" {
 					failed = true
 				}
 			}
 		}
 	}
-	isErr := failed || len(inner(errMsg)) > 0
+	isErr := failed || len(jsonraw.Body(errMsg)) > 0
 	a.text.reset()
-	if len(inner(errMsg)) > 0 {
+	if len(jsonraw.Body(errMsg)) > 0 {
 		a.text.raw(errMsg)
 	}
 	if content != "" {
@@ -367,7 +368,7 @@ func (a *Adapter) mcpResult(result, errv string, failed bool) (dialog.Text, bool
 		}
 		a.contentText(content)
 	}
-	if a.text.len() == 0 && !isNull(structured) {
+	if a.text.len() == 0 && !jsonraw.IsNull(structured) {
 		a.text.plain(structured)
 	}
 	if a.text.len() == 0 && isErr {
@@ -380,47 +381,47 @@ func (a *Adapter) mcpResult(result, errv string, failed bool) (dialog.Text, bool
 // are, media as a short placeholder (never inline base64).
 func (a *Adapter) contentText(content string) {
 	first := true
-	for e := elems(content); e.next(); {
+	for e := jsonraw.Elements(content); e.Next(); {
 		if !first {
 			a.text.plain("\n")
 		}
 		first = false
-		if isString(e.val) {
-			a.text.raw(e.val)
+		if jsonraw.IsString(e.Value) {
+			a.text.raw(e.Value)
 			continue
 		}
 		var typ, text, data, mime, uri, resource string
-		for f := fields(e.val); f.next(); {
-			switch f.key {
+		for f := jsonraw.Members(e.Value); f.Next(); {
+			switch f.Key {
 			case "type":
-				typ = str(f.val)
+				typ = jsonraw.Unquote(f.Value)
 			case "text":
-				text = f.val
+				text = f.Value
 			case "data":
-				data = f.val
+				data = f.Value
 			case "mimeType", "mime_type":
-				mime = f.val
+				mime = f.Value
 			case "uri":
-				uri = f.val
+				uri = f.Value
 			case "resource":
-				resource = f.val
+				resource = f.Value
 			}
 		}
 		switch {
-		case isString(text):
+		case jsonraw.IsString(text):
 			a.text.raw(text)
 		case typ == "image" || typ == "audio":
 			a.text.plain("[" + typ + " ")
 			a.text.raw(mime)
 			a.text.plain(" ")
-			a.text.int(base64Len(inner(data)))
+			a.text.int(base64Len(jsonraw.Body(data)))
 			a.text.plain(" bytes]")
-		case typ == "resource" && isObject(resource):
-			if t := get(resource, "text"); isString(t) {
+		case typ == "resource" && jsonraw.IsObject(resource):
+			if t := jsonraw.Get(resource, "text"); jsonraw.IsString(t) {
 				a.text.raw(t)
 			} else {
 				a.text.plain("[resource ")
-				a.text.raw(get(resource, "uri"))
+				a.text.raw(jsonraw.Get(resource, "uri"))
 				a.text.plain("]")
 			}
 		default:
@@ -428,7 +429,7 @@ func (a *Adapter) contentText(content string) {
 				typ = "content"
 			}
 			a.text.plain("[" + typ)
-			if isString(uri) {
+			if jsonraw.IsString(uri) {
 				a.text.plain(" ")
 				a.text.raw(uri)
 			}
@@ -450,25 +451,25 @@ func base64Len(s string) int64 {
 // action names (queries, a page, a pattern in a page).
 func (a *Adapter) searchText(query, action string) dialog.Text {
 	a.text.reset()
-	if len(inner(query)) > 0 {
+	if len(jsonraw.Body(query)) > 0 {
 		a.text.raw(query)
 		return a.text.text()
 	}
-	for f := fields(action); f.next(); {
-		switch f.key {
+	for f := jsonraw.Members(action); f.Next(); {
+		switch f.Key {
 		case "query", "url", "pattern":
-			if len(inner(f.val)) > 0 {
+			if len(jsonraw.Body(f.Value)) > 0 {
 				if a.text.len() > 0 {
 					a.text.plain(" ")
 				}
-				a.text.raw(f.val)
+				a.text.raw(f.Value)
 			}
 		case "queries":
-			for e := elems(f.val); e.next(); {
+			for e := jsonraw.Elements(f.Value); e.Next(); {
 				if a.text.len() > 0 {
 					a.text.plain("\n")
 				}
-				a.text.raw(e.val)
+				a.text.raw(e.Value)
 			}
 		}
 	}
@@ -479,19 +480,19 @@ func (a *Adapter) searchText(query, action string) dialog.Text {
 // ({step, status}) as "[x] done", "[~] in progress", "[ ] to do" lines.
 func (a *Adapter) checklist(items string) dialog.Text {
 	a.text.reset()
-	for e := elems(items); e.next(); {
+	for e := jsonraw.Elements(items); e.Next(); {
 		var text, mark string
 		mark = "[ ] "
-		for f := fields(e.val); f.next(); {
-			switch f.key {
+		for f := jsonraw.Members(e.Value); f.Next(); {
+			switch f.Key {
 			case "text", "step":
-				text = f.val
+				text = f.Value
 			case "completed":
-				if f.val == "true" {
+				if f.Value == "true" {
 					mark = "[x] "
 				}
 			case "status":
-				switch str(f.val) {
+				switch jsonraw.Unquote(f.Value) {
 				case "completed":
 					mark = "[x] "
 				case "in_progress":
@@ -511,23 +512,23 @@ func (a *Adapter) checklist(items string) dialog.Text {
 // agentStates lists a collab call's agents, "<thread id>: <status>[: message]".
 func (a *Adapter) agentStates(states string) dialog.Text {
 	a.text.reset()
-	for f := fields(states); f.next(); {
+	for f := jsonraw.Members(states); f.Next(); {
 		if a.text.len() > 0 {
 			a.text.plain("\n")
 		}
-		a.text.b = append(a.text.b, f.key...) // a key's body is a literal's body
+		a.text.b = append(a.text.b, f.Key...) // a key's body is a literal's body
 		a.text.plain(": ")
 		var status, msg string
-		for g := fields(f.val); g.next(); {
-			switch g.key {
+		for g := jsonraw.Members(f.Value); g.Next(); {
+			switch g.Key {
 			case "status":
-				status = g.val
+				status = g.Value
 			case "message":
-				msg = g.val
+				msg = g.Value
 			}
 		}
 		a.text.raw(status)
-		if len(inner(msg)) > 0 {
+		if len(jsonraw.Body(msg)) > 0 {
 			a.text.plain(": ")
 			a.text.raw(msg)
 		}

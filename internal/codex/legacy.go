@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // config handles the legacy config-summary line (a flat object in random
@@ -13,12 +14,12 @@ func (a *Adapter) config(obj string) {
 	a.newProcess()
 	var m dialog.Meta
 	m.Agent = Agent
-	for f := fields(obj); f.next(); {
-		switch f.key {
+	for f := jsonraw.Members(obj); f.Next(); {
+		switch f.Key {
 		case "model":
-			m.Model = strings.Clone(str(f.val))
+			m.Model = strings.Clone(jsonraw.Unquote(f.Value))
 		case "workdir":
-			m.CWD = strings.Clone(str(f.val))
+			m.CWD = strings.Clone(jsonraw.Unquote(f.Value))
 		}
 	}
 	a.w.Meta(m)
@@ -39,10 +40,10 @@ type legacyMsg struct {
 // past it) and returns it with its length.
 func parseLegacy(raw string) (legacyMsg, int) {
 	var m legacyMsg
-	f := fields(raw)
-	for f.next() {
-		v := f.val
-		switch f.key {
+	f := jsonraw.Members(raw)
+	for f.Next() {
+		v := f.Value
+		switch f.Key {
 		case "type":
 			m.typ = v
 		case "message":
@@ -93,13 +94,13 @@ func parseLegacy(raw string) (legacyMsg, int) {
 			m.reason = v
 		}
 	}
-	m.raw = raw[:f.i]
-	return m, f.i
+	m.raw = raw[:f.End()]
+	return m, f.End()
 }
 
 // legacy handles one {"id", "msg"} event of Codex 0.8–0.42.
 func (a *Adapter) legacy(m *legacyMsg) error {
-	switch str(m.typ) {
+	switch jsonraw.Unquote(m.typ) {
 	case "task_started":
 		a.supersede()
 		a.msgSeen = false
@@ -113,14 +114,14 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 		a.thinking(m.text)
 	case "exec_command_begin":
 		a.active = true
-		a.start(str(m.callID), toolBash, kindCommand, a.execArgs(m.command, m.cwd))
+		a.start(jsonraw.Unquote(m.callID), toolBash, kindCommand, a.execArgs(m.command, m.cwd))
 	case "exec_command_end":
 		c := a.legacyCall(m.callID, toolBash, kindCommand)
 		out, isErr := a.execResult(m)
 		a.finish(c, out, isErr)
 	case "patch_apply_begin":
 		a.active = true
-		c := a.start(str(m.callID), toolEdit, kindFileChange, a.patchArgs(m.changes))
+		c := a.start(jsonraw.Unquote(m.callID), toolEdit, kindFileChange, a.patchArgs(m.changes))
 		c.state = strings.Clone(a.patchList(m.changes))
 	case "patch_apply_end":
 		c := a.legacyCall(m.callID, toolEdit, kindFileChange)
@@ -129,24 +130,24 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 	case "mcp_tool_call_begin":
 		a.active = true
 		server, tool, args := m.server, m.tool, m.arguments
-		if isObject(m.invocation) { // 0.11+
-			server, tool, args = get(m.invocation, "server"), get(m.invocation, "tool"), get(m.invocation, "arguments")
+		if jsonraw.IsObject(m.invocation) { // 0.11+
+			server, tool, args = jsonraw.Get(m.invocation, "server"), jsonraw.Get(m.invocation, "tool"), jsonraw.Get(m.invocation, "arguments")
 		}
-		if isNull(args) {
+		if jsonraw.IsNull(args) {
 			args = ""
 		}
-		a.start(str(m.callID), mcpName(str(server), str(tool)), kindMCP, args)
+		a.start(jsonraw.Unquote(m.callID), mcpName(jsonraw.Unquote(server), jsonraw.Unquote(tool)), kindMCP, args)
 	case "mcp_tool_call_end":
 		server, tool := m.server, m.tool
-		if isObject(m.invocation) {
-			server, tool = get(m.invocation, "server"), get(m.invocation, "tool")
+		if jsonraw.IsObject(m.invocation) {
+			server, tool = jsonraw.Get(m.invocation, "server"), jsonraw.Get(m.invocation, "tool")
 		}
-		c := a.legacyCall(m.callID, mcpName(str(server), str(tool)), kindMCP)
+		c := a.legacyCall(m.callID, mcpName(jsonraw.Unquote(server), jsonraw.Unquote(tool)), kindMCP)
 		out, isErr := a.legacyMCPResult(m.result, m.success)
 		a.finish(c, out, isErr)
 	case "web_search_begin":
 		a.active = true
-		a.start(str(m.callID), toolWebSearch, kindWebSearch, "")
+		a.start(jsonraw.Unquote(m.callID), toolWebSearch, kindWebSearch, "")
 	case "web_search_end":
 		c := a.legacyCall(m.callID, toolWebSearch, kindWebSearch)
 		a.finish(c, a.searchText(m.query, ""), false)
@@ -157,8 +158,8 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 		a.finish(c, a.checklist(m.plan), false)
 	case "token_count":
 		switch {
-		case isObject(m.info): // 0.31+
-			if u := get(m.info, "total_token_usage"); isObject(u) {
+		case jsonraw.IsObject(m.info): // 0.31+
+			if u := jsonraw.Get(m.info, "total_token_usage"); jsonraw.IsObject(u) {
 				a.setUsage(u)
 			}
 		case m.inputTokens != "": // ≤ 0.30: the usage itself
@@ -168,7 +169,7 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 		// Fatal in legacy: the core ends the task after it, and from 0.10
 		// the stream just stops (no task_complete). It is the ending, not a
 		// warning, unless a later task supersedes it.
-		msg := str(m.message)
+		msg := jsonraw.Unquote(m.message)
 		reason := ""
 		if strings.TrimSpace(msg) == "Turn interrupted" { // ≤ 0.22's interrupt
 			reason = "interrupted"
@@ -180,15 +181,15 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 	case "stream_error":
 		a.warning(m.message) // a retry notice
 	case "turn_aborted":
-		reason := str(m.reason)
+		reason := jsonraw.Unquote(m.reason)
 		if reason == "" {
 			reason = "interrupted"
 		}
 		a.closeOpen("the turn was aborted before the tool call finished", false)
 		a.end(dialog.StatusError, "turn aborted: "+reason, reason)
 	case "task_complete":
-		if isString(m.lastAgentMessage) && len(m.lastAgentMessage) > 2 &&
-			(!a.msgSeen || maphash.String(a.seed, inner(m.lastAgentMessage)) != a.lastMsg) {
+		if jsonraw.IsString(m.lastAgentMessage) && len(m.lastAgentMessage) > 2 &&
+			(!a.msgSeen || maphash.String(a.seed, jsonraw.Body(m.lastAgentMessage)) != a.lastMsg) {
 			a.message(m.lastAgentMessage)
 		}
 		a.closeOpen("the task completed before the tool call finished", true)
@@ -203,7 +204,7 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 // legacyCall returns the open call with the raw id, or starts one for an
 // end whose begin the input does not hold.
 func (a *Adapter) legacyCall(rawID, name string, k kind) *openCall {
-	id := str(rawID)
+	id := jsonraw.Unquote(rawID)
 	if c := a.open[id]; c != nil {
 		return c
 	}
@@ -216,15 +217,15 @@ func (a *Adapter) execArgs(command, cwd string) string {
 	switch {
 	case strings.HasPrefix(command, "["):
 		var argv []string
-		for e := elems(command); e.next(); {
-			argv = append(argv, str(e.val))
+		for e := jsonraw.Elements(command); e.Next(); {
+			argv = append(argv, jsonraw.Unquote(e.Value))
 		}
 		b = append(b, `"command":`...)
 		b = appendQuoted(b, shellJoin(argv))
-	case isString(command):
+	case jsonraw.IsString(command):
 		b = append(append(b, `"command":`...), command...)
 	}
-	if isString(cwd) {
+	if jsonraw.IsString(cwd) {
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
@@ -235,27 +236,27 @@ func (a *Adapter) execArgs(command, cwd string) string {
 	if len(b) == 2 {
 		return ""
 	}
-	return view(b)
+	return jsonraw.View(b)
 }
 
 // execResult: aggregated_output when the version has it, else stdout then
 // stderr; an error when the exit code is not 0.
 func (a *Adapter) execResult(m *legacyMsg) (dialog.Text, bool) {
 	out := m.aggregated
-	if !isString(out) {
+	if !jsonraw.IsString(out) {
 		a.join.reset()
 		a.join.raw(m.stdout)
-		if len(inner(m.stderr)) > 0 {
-			if a.join.len() > 0 && !endsWithNewline(view(a.join.b[1:])) {
+		if len(jsonraw.Body(m.stderr)) > 0 {
+			if a.join.len() > 0 && !endsWithNewline(jsonraw.View(a.join.b[1:])) {
 				a.join.plain("\n")
 			}
 			a.join.raw(m.stderr)
 		}
 		a.join.text()
-		out = view(a.join.b)
+		out = jsonraw.View(a.join.b)
 	}
 	status := "completed"
-	if _, ok := integer(m.exitCode); !ok {
+	if _, ok := jsonraw.Int(m.exitCode); !ok {
 		status = ""
 	}
 	return a.commandResult(out, m.exitCode, status)
@@ -265,14 +266,14 @@ func (a *Adapter) execResult(m *legacyMsg) (dialog.Text, bool) {
 // {"add": …}, {"delete": …}, {"update": …}, or a bare "delete" in 0.8) as
 // the body of a string literal, and its move_path, raw.
 func patchKind(v string) (kind, movePath string) {
-	if isString(v) {
-		return inner(v), ""
+	if jsonraw.IsString(v) {
+		return jsonraw.Body(v), ""
 	}
-	if f := fields(v); f.next() {
-		if f.key == "update" {
-			movePath = get(f.val, "move_path")
+	if f := jsonraw.Members(v); f.Next() {
+		if f.Key == "update" {
+			movePath = jsonraw.Get(f.Value, "move_path")
 		}
-		return f.key, movePath
+		return f.Key, movePath
 	}
 	return "change", ""
 }
@@ -280,51 +281,51 @@ func patchKind(v string) (kind, movePath string) {
 // patchArgs: {"changes": [{"path", "kind"[, "move_path"]}]}, as the
 // current format's file_change lists them.
 func (a *Adapter) patchArgs(changes string) string {
-	if !isObject(changes) {
+	if !jsonraw.IsObject(changes) {
 		return ""
 	}
 	b := append(a.args.b[:0], `{"changes":[`...)
 	n := 0
-	for f := fields(changes); f.next(); {
+	for f := jsonraw.Members(changes); f.Next(); {
 		if n > 0 {
 			b = append(b, ',')
 		}
 		n++
-		kind, move := patchKind(f.val)
+		kind, move := patchKind(f.Value)
 		b = append(b, `{"path":"`...)
-		b = append(b, f.key...)
+		b = append(b, f.Key...)
 		b = append(b, `","kind":"`...)
 		b = append(b, kind...)
 		b = append(b, '"')
-		if isString(move) {
+		if jsonraw.IsString(move) {
 			b = append(append(b, `,"move_path":`...), move...)
 		}
 		b = append(b, '}')
 	}
 	b = append(b, `]}`...)
 	a.args.b = b
-	return view(b)
+	return jsonraw.View(b)
 }
 
 // patchList lists the changes, one "<kind> <path>[ -> <new path>]" a line,
 // as a string literal that aliases a.join.
 func (a *Adapter) patchList(changes string) string {
 	a.join.reset()
-	for f := fields(changes); f.next(); {
+	for f := jsonraw.Members(changes); f.Next(); {
 		if a.join.len() > 0 {
 			a.join.plain("\n")
 		}
-		kind, move := patchKind(f.val)
+		kind, move := patchKind(f.Value)
 		a.join.b = append(a.join.b, kind...)
 		a.join.plain(" ")
-		a.join.b = append(a.join.b, f.key...)
-		if isString(move) {
+		a.join.b = append(a.join.b, f.Key...)
+		if jsonraw.IsString(move) {
 			a.join.plain(" -> ")
 			a.join.raw(move)
 		}
 	}
 	a.join.text()
-	return view(a.join.b)
+	return jsonraw.View(a.join.b)
 }
 
 // patchResult: the change list on success; on failure what apply_patch
@@ -335,7 +336,7 @@ func (a *Adapter) patchResult(m *legacyMsg, c *openCall) (dialog.Text, bool) {
 		return dialog.RawString(c.state), false
 	}
 	for _, s := range []string{m.stderr, m.stdout, c.state} {
-		if isString(s) && len(s) > 2 {
+		if jsonraw.IsString(s) && len(s) > 2 {
 			return dialog.RawString(s), !ok
 		}
 	}
@@ -347,17 +348,17 @@ func (a *Adapter) patchResult(m *legacyMsg, c *openCall) (dialog.Text, bool) {
 // to a success flag.
 func (a *Adapter) legacyMCPResult(result, success string) (dialog.Text, bool) {
 	failed := success == "false"
-	if isObject(result) {
-		for f := fields(result); f.next(); {
-			switch f.key {
+	if jsonraw.IsObject(result) {
+		for f := jsonraw.Members(result); f.Next(); {
+			switch f.Key {
 			case "Ok":
-				return a.mcpResult(f.val, "", failed)
+				return a.mcpResult(f.Value, "", failed)
 			case "Err":
-				if isString(f.val) {
-					return a.mcpResult("", f.val, true)
+				if jsonraw.IsString(f.Value) {
+					return a.mcpResult("", f.Value, true)
 				}
 				a.text.reset()
-				a.text.plain(f.val)
+				a.text.plain(f.Value)
 				return a.text.text(), true
 			}
 		}
@@ -369,10 +370,10 @@ func (a *Adapter) legacyMCPResult(result, success string) (dialog.Text, bool) {
 // planArgs: {"explanation", "plan"} of a plan_update, the ones present.
 func (a *Adapter) planArgs(plan, explanation string) string {
 	b := append(a.args.b[:0], '{')
-	if !isNull(explanation) {
+	if !jsonraw.IsNull(explanation) {
 		b = append(append(b, `"explanation":`...), explanation...)
 	}
-	if !isNull(plan) {
+	if !jsonraw.IsNull(plan) {
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
@@ -383,5 +384,5 @@ func (a *Adapter) planArgs(plan, explanation string) string {
 	if len(b) == 2 {
 		return ""
 	}
-	return view(b)
+	return jsonraw.View(b)
 }

@@ -3,9 +3,9 @@ package codex
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // litBuf builds a JSON string literal from pieces: bodies of literals from
@@ -18,10 +18,10 @@ type litBuf struct{ b []byte }
 func (l *litBuf) reset() { l.b = append(l.b[:0], '"') }
 
 // raw appends the body of the string literal lit (nothing if lit is not one).
-func (l *litBuf) raw(lit string) { l.b = append(l.b, inner(lit)...) }
+func (l *litBuf) raw(lit string) { l.b = append(l.b, jsonraw.Body(lit)...) }
 
 // plain appends s, escaped.
-func (l *litBuf) plain(s string) { l.b = appendEscaped(l.b, s) }
+func (l *litBuf) plain(s string) { l.b = jsonraw.AppendEscaped(l.b, s) }
 
 // int appends n in decimal.
 func (l *litBuf) int(n int64) { l.b = strconv.AppendInt(l.b, n, 10) }
@@ -32,7 +32,7 @@ func (l *litBuf) len() int { return len(l.b) - 1 }
 // text closes the literal and returns it. It aliases the buffer.
 func (l *litBuf) text() dialog.Text {
 	l.b = append(l.b, '"')
-	return dialog.RawString(view(l.b))
+	return dialog.RawString(jsonraw.View(l.b))
 }
 
 // endsWithNewline reports whether the body of a literal ends with an
@@ -48,52 +48,10 @@ func endsWithNewline(body string) bool {
 	return n%2 == 1
 }
 
-// appendEscaped appends s as the body of a JSON string: quotes, backslashes
-// and control characters escaped, invalid UTF-8 replaced by U+FFFD.
-func appendEscaped(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(dst, s[start:]...)
-}
-
 // appendQuoted appends s as a JSON string literal.
 func appendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	dst = appendEscaped(dst, s)
+	dst = jsonraw.AppendEscaped(dst, s)
 	return append(dst, '"')
 }
 
