@@ -47,8 +47,8 @@ type Stats struct {
 const maxReports = 10
 
 // maxDepth is the nesting depth past which a line is skipped as broken, as
-// encoding/json does. Events nest a dozen levels; each level costs the JSON
-// validator about 150 bytes of stack (see tooDeep).
+// encoding/json does. Events nest a dozen levels. (The checker does not
+// recurse; the limit protects the adapters' and gjson's walks, which do.)
 const maxDepth = 10000
 
 // maxHeld bounds the records kept while the format is still unknown, to be
@@ -158,7 +158,7 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 			if problem != "" {
 				c.stats.Bad++
 			} else {
-				problem = c.record(b.data(rec))
+				problem = c.record(b.data(rec), rec.clean)
 			}
 			werr := c.w.Err()
 			c.mu.Unlock()
@@ -214,6 +214,7 @@ type batchRecord struct {
 	// problem is why the record is skipped, found by the reader: not JSON,
 	// nested too deep, not an object or array. Empty means convert it.
 	problem string
+	clean   bool // every string in it can be copied into the dialog as it stands
 }
 
 func (b *batch) data(r *batchRecord) []byte {
@@ -253,6 +254,7 @@ func (c *Converter) readBatches(r io.Reader, teeing bool, free <-chan *batch, fu
 	}
 	rr := newRecordReader(r)
 	var rec record
+	var chk checker
 	b := take()
 	for b != nil {
 		err := rr.next(&rec)
@@ -273,7 +275,8 @@ func (c *Converter) readBatches(r io.Reader, teeing bool, free <-chan *batch, fu
 				c.mu.Unlock()
 			}
 		}
-		br := batchRecord{line: rec.line, lines: rr.line, owner: -1, problem: check(rec.data)}
+		br := batchRecord{line: rec.line, lines: rr.line, owner: -1}
+		br.problem, br.clean = chk.problem(rec.data)
 		if len(rec.data) >= ownLine {
 			rr.giveAway() // rec.data lives in that buffer; the reader no longer touches it
 			br.owner, br.end = len(b.own), len(rec.data)
@@ -296,34 +299,41 @@ func (c *Converter) readBatches(r io.Reader, teeing bool, free <-chan *batch, fu
 	}
 }
 
-// check finds what makes a record unfit to convert, if anything. It runs on
-// the reading goroutine.
-func check(data []byte) string {
-	switch {
-	case len(data) == 0:
-		return ""
-	case tooDeep(data, maxDepth):
-		return "skipped: nested too deep"
-	case !gjson.ValidBytes(data):
-		return "skipped: not valid JSON" + preview(data)
-	case data[0] != '{' && data[0] != '[':
-		return "skipped: a JSON value that is not an object" + preview(data)
+// check finds what makes a record unfit to convert, if anything, and
+// whether its strings can be copied as they stand. It runs on the reading
+// goroutine.
+func (c *checker) problem(data []byte) (problem string, clean bool) {
+	if len(data) == 0 {
+		return "", true
 	}
-	return ""
+	switch c.check(data, maxDepth) {
+	case nestedTooDeep:
+		return "skipped: nested too deep", false
+	case invalidJSON:
+		return "skipped: not valid JSON" + preview(data), false
+	case validDirty:
+		clean = false
+	default:
+		clean = true
+	}
+	if data[0] != '{' && data[0] != '[' {
+		return "skipped: a JSON value that is not an object" + preview(data), clean
+	}
+	return "", clean
 }
 
 // record converts one checked record and returns what was wrong with it, if anything.
-func (c *Converter) record(data []byte) string {
+func (c *Converter) record(data []byte, clean bool) string {
 	switch {
 	case len(data) == 0:
 		return ""
 	case data[0] == '{':
-		return c.object(data)
+		return c.object(data, clean)
 	}
 	// Some CLIs print a whole run as one array of events.
 	problem, bad := "", c.stats.Bad
 	gjson.ParseBytes(data).ForEach(func(_, v gjson.Result) bool {
-		if p := c.object([]byte(v.Raw)); p != "" && problem == "" {
+		if p := c.object([]byte(v.Raw), false); p != "" && problem == "" {
 			problem = p
 		}
 		return true
@@ -332,7 +342,7 @@ func (c *Converter) record(data []byte) string {
 	return problem
 }
 
-func (c *Converter) object(obj []byte) string {
+func (c *Converter) object(obj []byte, clean bool) string {
 	if len(obj) == 0 || obj[0] != '{' {
 		c.stats.Bad++
 		return "skipped: a JSON value that is not an object" + preview(obj)
@@ -346,7 +356,7 @@ func (c *Converter) object(obj []byte) string {
 		return ""
 	}
 	c.stats.Records++
-	if err := c.event(obj); err != nil {
+	if err := c.event(obj, clean); err != nil {
 		c.stats.Bad++
 		return "skipped: " + err.Error()
 	}
@@ -356,13 +366,16 @@ func (c *Converter) object(obj []byte) string {
 // event hands obj to the adapter. A panic there is a bug, but one event must
 // not cost the whole dialog (the writer keeps it valid whatever happens
 // between its calls): it is reported as that event's problem, in one line.
-func (c *Converter) event(obj []byte) (err error) {
+func (c *Converter) event(obj []byte, clean bool) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error, please report it: %v", r)
 		}
 	}()
 	c.w.BeginLine()
+	if clean {
+		c.w.Trust(obj)
+	}
 	return c.adapter.Event(obj)
 }
 
@@ -377,7 +390,7 @@ func (c *Converter) detect(obj []byte) bool {
 			for _, h := range held {
 				c.stats.Unknown--
 				c.stats.Records++
-				_ = c.event(h) // a held record that is no event of the format stays skipped
+				_ = c.event(h, false) // a held record that is no event of the format stays skipped
 			}
 			return true
 		}

@@ -213,38 +213,3 @@ func depth(b []byte) int {
 	}
 	return d
 }
-
-// tooDeep reports whether b nests brackets deeper than limit. The JSON
-// validator recurses once per level, at about 150 bytes of stack each: a
-// line of a few MiB of "[" would cost Go's whole 1 GB stack limit (a crash
-// no recover catches), and even 100,000 levels cost 16 MiB. A line needs a
-// byte per level, and counting brackets is fast, so the exact scan runs only
-// for lines that could be too deep.
-func tooDeep(b []byte, limit int) bool {
-	if len(b) <= limit || bytes.Count(b, []byte("["))+bytes.Count(b, []byte("{")) <= limit {
-		return false
-	}
-	d, inStr, esc := 0, false, false
-	for _, c := range b {
-		switch {
-		case esc:
-			esc = false
-		case inStr:
-			if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			d++
-			if d > limit {
-				return true
-			}
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return false
-}

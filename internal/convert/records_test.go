@@ -158,7 +158,8 @@ func TestTooDeep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, tooDeep(tt.in, tt.limit))
+			var c checker
+			assert.Equal(t, tt.want, c.check(tt.in, tt.limit) == nestedTooDeep)
 		})
 	}
 }

@@ -1,0 +1,286 @@
+package convert
+
+import "unicode/utf8"
+
+// checker validates records: JSON syntax (RFC 8259, as encoding/json.Valid),
+// nesting depth, and whether every string can be copied into the dialog as
+// it stands. It walks the bytes once, without recursion, testing string
+// contents eight bytes at a time; it is the floor of the pipeline's cost.
+type checker struct {
+	stack []byte // the open containers, '{' or '['
+}
+
+// verdict is what check found.
+type verdict int
+
+const (
+	validClean verdict = iota // valid JSON, all strings valid UTF-8 without surrogate escapes
+	validDirty                // valid JSON with a string that needs repair (invalid UTF-8, lone surrogates)
+	invalidJSON
+	nestedTooDeep
+)
+
+// check validates b, one JSON value with optional white space around it.
+func (c *checker) check(b []byte, maxDepth int) verdict {
+	c.stack = c.stack[:0]
+	clean := true
+	i := skipWS(b, 0)
+	for {
+		// A value starts at i.
+		if i >= len(b) {
+			return invalidJSON
+		}
+		switch b[i] {
+		case '{', '[':
+			open := b[i]
+			if len(c.stack) >= maxDepth {
+				return nestedTooDeep
+			}
+			i = skipWS(b, i+1)
+			if i < len(b) && b[i] == open+2 { // '}' is '{'+2, ']' is '['+2
+				i++
+				break
+			}
+			c.stack = append(c.stack, open)
+			if open == '{' {
+				var ok bool
+				if i, ok = c.key(b, i, &clean); !ok {
+					return invalidJSON
+				}
+			}
+			continue
+		case '"':
+			var ok, strClean bool
+			if i, ok, strClean = scanString(b, i); !ok {
+				return invalidJSON
+			}
+			clean = clean && strClean
+		case 't':
+			if !hasWord(b, i, "true") {
+				return invalidJSON
+			}
+			i += 4
+		case 'f':
+			if !hasWord(b, i, "false") {
+				return invalidJSON
+			}
+			i += 5
+		case 'n':
+			if !hasWord(b, i, "null") {
+				return invalidJSON
+			}
+			i += 4
+		default:
+			var ok bool
+			if i, ok = scanNumber(b, i); !ok {
+				return invalidJSON
+			}
+		}
+		// A value ended before i: close containers, or go on to the next member.
+		for {
+			i = skipWS(b, i)
+			if len(c.stack) == 0 {
+				if i != len(b) {
+					return invalidJSON
+				}
+				if clean {
+					return validClean
+				}
+				return validDirty
+			}
+			if i >= len(b) {
+				return invalidJSON
+			}
+			top := c.stack[len(c.stack)-1]
+			if b[i] == top+2 {
+				c.stack = c.stack[:len(c.stack)-1]
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return invalidJSON
+			}
+			i = skipWS(b, i+1)
+			if top == '{' {
+				var ok bool
+				if i, ok = c.key(b, i, &clean); !ok {
+					return invalidJSON
+				}
+			}
+			break
+		}
+	}
+}
+
+// key reads `"name" :` at i and returns where the member's value starts.
+func (c *checker) key(b []byte, i int, clean *bool) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false
+	}
+	i, ok, strClean := scanString(b, i)
+	if !ok {
+		return i, false
+	}
+	*clean = *clean && strClean
+	i = skipWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	return skipWS(b, i+1), true
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func hasWord(b []byte, i int, w string) bool {
+	return len(b)-i >= len(w) && string(b[i:i+len(w)]) == w
+}
+
+// scanNumber reads -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? at i.
+func scanNumber(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return i, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// scanString reads the string literal at i (b[i] is '"') and returns the
+// index after its closing quote. clean is false when the string holds
+// invalid UTF-8 or a surrogate escape without its pair: valid JSON, but not
+// to be copied into a dialog unrepaired.
+func scanString(b []byte, i int) (end int, ok, clean bool) {
+	clean = true
+	i++
+	for {
+		i += stringRun(b[i:])
+		if i >= len(b) {
+			return i, false, clean
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, true, clean
+		case c == '\\':
+			if i+1 >= len(b) {
+				return i, false, clean
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				r, ok := hex4(b[i:])
+				if !ok {
+					return i, false, clean
+				}
+				i += 6
+				if r >= 0xd800 && r < 0xe000 {
+					// A high surrogate followed by a low one is a pair; anything else is lone.
+					if r2, ok := hex4(b[i:]); r < 0xdc00 && ok && r2 >= 0xdc00 && r2 < 0xe000 {
+						i += 6
+					} else {
+						clean = false
+					}
+				}
+			default:
+				return i, false, clean
+			}
+		case c < 0x20:
+			return i, false, clean
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				clean = false
+			}
+			i += size
+		}
+	}
+}
+
+// hex4 reads the four hex digits of a \u escape at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[2:6] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// stringRun returns the length of the run at the start of b that a string
+// scan can pass over: printable ASCII other than '"' and '\'. Eight bytes
+// are tested at a time; most of a tool's output is such runs.
+func stringRun(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
+			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
+		control := (x - ones*0x20) &^ x // a byte below 0x20 sets its high bit here
+		q := x ^ (ones * '"')
+		quote := (q - ones) &^ q // a zero byte (a quote in x) sets its high bit
+		bs := x ^ (ones * '\\')
+		backslash := (bs - ones) &^ bs
+		if (x|control|quote|backslash)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
+}
