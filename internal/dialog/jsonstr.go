@@ -87,13 +87,17 @@ func appendCutMarker(dst []byte, cut int) []byte {
 // (quotes included, already checked to be valid JSON). It is copied as it stands
 // when that is safe: valid UTF-8, no lone surrogate escapes, and within limit.
 // Otherwise it is decoded, cut and escaped again.
-func appendRawString(dst []byte, lit string, limit int) []byte {
+//
+// trusted says the literal is known to be valid UTF-8 without lone
+// surrogates (it lies in an input record the pipeline checked), so within
+// the limit it is copied without a look.
+func appendRawString(dst []byte, lit string, limit int, trusted bool) []byte {
 	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
 		return appendString(dst, lit, limit)
 	}
 	body := lit[1 : len(lit)-1]
 	if limit < 0 || len(body) <= limit {
-		if safeLiteral(body) {
+		if trusted || safeLiteral(body) {
 			return append(dst, lit...)
 		}
 		return appendString(dst, unescape(body), limit)
@@ -351,7 +355,7 @@ func unescapedLen(b string) int {
 // appendRawValue appends a valid JSON value from the input in compact form,
 // every string in it passed through appendRawString with limit. It walks the
 // bytes without recursion, so nesting depth costs nothing.
-func appendRawValue(dst []byte, raw string, limit int) []byte {
+func appendRawValue(dst []byte, raw string, limit int, trusted bool) []byte {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		switch c {
@@ -372,7 +376,7 @@ func appendRawValue(dst []byte, raw string, limit int) []byte {
 			if j >= len(raw) {
 				j = len(raw) - 1
 			}
-			dst = appendRawString(dst, raw[i:j+1], valueLimit(raw[j+1:], limit))
+			dst = appendRawString(dst, raw[i:j+1], valueLimit(raw[j+1:], limit), trusted)
 			i = j + 1
 		default:
 			dst = append(dst, c)

@@ -91,7 +91,7 @@ func TestAppendRawStringCopiesSafeLiterals(t *testing.T) {
 		`"pair \ud83d\ude00"`,
 		`"raw é 中 😀"`,
 	} {
-		got := appendRawString(nil, lit, 1000)
+		got := appendRawString(nil, lit, 1000, false)
 		assert.Equal(t, lit, string(got), "a safe literal is copied as it stands")
 	}
 }
@@ -109,7 +109,7 @@ func TestAppendRawStringRepairs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, limit := range []int{-1, 1000} {
-				assert.Equal(t, tt.want, decodeLit(t, appendRawString(nil, tt.lit, limit)))
+				assert.Equal(t, tt.want, decodeLit(t, appendRawString(nil, tt.lit, limit, false)))
 			}
 		})
 	}
@@ -137,7 +137,7 @@ func TestAppendRawStringCut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lit := `"` + tt.body + `"`
 			require.True(t, gjson.Valid(lit), "fixture must be a valid literal: %s", lit)
-			got := decodeLit(t, appendRawString(nil, lit, limit))
+			got := decodeLit(t, appendRawString(nil, lit, limit, false))
 			assert.Equal(t, tt.want, got)
 			// The raw path must say what the plain path says of the decoded text.
 			assert.Equal(t, decodeLit(t, appendString(nil, unescape(tt.body), limit)), got)
@@ -154,7 +154,7 @@ func TestUnescapedLen(t *testing.T) {
 func TestAppendRawValueCapsValuesNotKeys(t *testing.T) {
 	long := strings.Repeat("k", 20)
 	raw := `{ "` + long + `" : "` + long + `", "list": ["` + long + `", 12345678901234567890], "n": {"` + long + `":true} }`
-	got := appendRawValue(nil, raw, 5)
+	got := appendRawValue(nil, raw, 5, false)
 	cut := `"kkkkk` + marker(15) + `"`
 	assert.Equal(t, `{"`+long+`":`+cut+`,"list":[`+cut+`,12345678901234567890],"n":{"`+long+`":true}}`, string(got),
 		"compact, values cut, keys and numbers whole")
@@ -174,7 +174,7 @@ func FuzzRawString(f *testing.F) {
 			return
 		}
 		limit = limit%64 - 1 // -1 (no cap) to 62
-		got := decodeLit(t, appendRawString(nil, lit, limit))
+		got := decodeLit(t, appendRawString(nil, lit, limit, false))
 		dec := unescape(body)
 		require.Equal(t, decodeLit(t, appendString(nil, dec, limit)), got)
 		require.Equal(t, len(dec), unescapedLen(body))

@@ -37,9 +37,9 @@ func (t Text) String() string {
 	return t.s
 }
 
-func (t Text) appendTo(dst []byte, limit int) []byte {
+func (t Text) appendTo(dst []byte, limit int, trusted bool) []byte {
 	if t.raw {
-		return appendRawString(dst, t.s, limit)
+		return appendRawString(dst, t.s, limit, trusted)
 	}
 	return appendString(dst, t.s, limit)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -98,6 +99,9 @@ type Writer struct {
 	firstSrc time.Time
 	lastSrc  time.Time
 
+	// trust is the input record checked clean by the pipeline (see Trust).
+	trust string
+
 	open  map[string][]*openTool
 	nOpen int
 	order int
@@ -138,12 +142,36 @@ func (w *Writer) Closed() bool { return w.closed }
 // BeginLine starts the time of a new input line: the clock's, until the
 // source has given a timestamp; after that, the source's last one.
 func (w *Writer) BeginLine() {
+	w.trust = ""
 	if w.srcSeen {
 		w.cur = w.lastSrc
 		return
 	}
 	w.cur = w.opt.Clock.Now().UTC().Truncate(time.Millisecond)
 }
+
+// Trust tells the writer that rec, the input record being converted, was
+// checked: valid JSON whose strings are valid UTF-8 without lone surrogate
+// escapes. Raw strings that lie inside rec are then copied without being
+// checked again. rec must stay unchanged until the next BeginLine, which
+// ends the trust.
+func (w *Writer) Trust(rec []byte) {
+	w.trust = unsafe.String(unsafe.SliceData(rec), len(rec))
+}
+
+// inTrusted reports whether s lies inside the trusted record: the same
+// memory, not an equal copy, so text built or kept elsewhere is always checked.
+func (w *Writer) inTrusted(s string) bool {
+	if len(w.trust) == 0 || len(s) == 0 {
+		return false
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.StringData(w.trust)))
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return p >= lo && p+uintptr(len(s)) <= lo+uintptr(len(w.trust))
+}
+
+// trusted reports whether a Text is a raw literal inside the trusted record.
+func (w *Writer) trusted(t Text) bool { return t.raw && w.inTrusted(t.s) }
 
 // SourceTime sets the time of the current line from the source's own
 // timestamp (RFC 3339). Values that do not parse are ignored.
@@ -195,7 +223,7 @@ func (w *Writer) StreamPrompt(t Text) {
 	w.promptDone = true
 	b := w.begin("prompt")
 	b = append(b, `,"content":`...)
-	b = t.appendTo(b, -1)
+	b = t.appendTo(b, -1, w.trusted(t))
 	w.finish(b)
 }
 
@@ -207,7 +235,7 @@ func (w *Writer) Message(m Message) {
 	w.body()
 	b := w.begin("message")
 	b = append(b, `,"role":"assistant","content":`...)
-	b = m.Content.appendTo(b, -1)
+	b = m.Content.appendTo(b, -1, w.trusted(m.Content))
 	if m.HasTokens {
 		b = append(b, `,"tokens":`...)
 		b = appendTokens(b, m.Tokens)
@@ -224,7 +252,7 @@ func (w *Writer) Thinking(content Text, parent string) {
 	w.body()
 	b := w.begin("thinking")
 	b = append(b, `,"content":`...)
-	b = content.appendTo(b, -1)
+	b = content.appendTo(b, -1, w.trusted(content))
 	b = w.appendParent(b, parent)
 	w.finish(b)
 }
@@ -248,10 +276,10 @@ func (w *Writer) ToolStart(c ToolCall) {
 	if args := strings.TrimSpace(c.Args); args != "" && gjson.Valid(args) {
 		b = append(b, `,"args":`...)
 		if args[0] == '{' {
-			b = appendRawValue(b, args, w.opt.MaxText)
+			b = appendRawValue(b, args, w.opt.MaxText, w.inTrusted(args))
 		} else {
 			b = append(b, `{"input":`...)
-			b = appendRawValue(b, args, w.opt.MaxText)
+			b = appendRawValue(b, args, w.opt.MaxText, w.inTrusted(args))
 			b = append(b, '}')
 		}
 	}
@@ -376,13 +404,13 @@ func (w *Writer) writeResult(t *openTool, out Text, isError bool) {
 		b = appendToolHead(b, t, "error")
 		if !out.IsEmpty() {
 			b = append(b, `,"error":`...)
-			b = out.appendTo(b, w.opt.MaxText)
+			b = out.appendTo(b, w.opt.MaxText, w.trusted(out))
 		}
 	} else {
 		b = appendToolHead(b, t, "success")
 		if !out.IsEmpty() {
 			b = append(b, `,"result":`...)
-			b = out.appendTo(b, w.opt.MaxText)
+			b = out.appendTo(b, w.opt.MaxText, w.trusted(out))
 		}
 	}
 	b = appendParentID(b, t.parent)

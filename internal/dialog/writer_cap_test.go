@@ -128,7 +128,7 @@ func TestCapOfAHugeRawResultAllocatesLittle(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for range 5 {
-		dst = appendRawString(dst[:0], huge, DefaultMaxText)
+		dst = appendRawString(dst[:0], huge, DefaultMaxText, false)
 	}
 	runtime.ReadMemStats(&after)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(5*8*DefaultMaxText), "bytes allocated by 5 cuts")

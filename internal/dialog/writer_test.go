@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -344,3 +345,26 @@ func runScript(script []byte) []byte {
 	_ = w.Close(Summary{}, nil)
 	return out.Bytes()
 }
+
+func TestWriterTrustCoversOnlyTheRecordsMemory(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	rec := []byte(`{"text":"trusted \u00e9 text"}`)
+	w.BeginLine()
+	w.Trust(rec)
+	inside := string(rec[8 : len(rec)-1]) // a copy: equal text, other memory
+	assert.True(t, w.inTrusted(unsafeView(rec[8:len(rec)-1])))
+	assert.False(t, w.inTrusted(inside), "a copy is not the record")
+	assert.False(t, w.inTrusted(unsafeView(rec[8:len(rec)+0])+"x"), "text past the record")
+	w.BeginLine()
+	assert.False(t, w.inTrusted(unsafeView(rec[8:len(rec)-1])), "BeginLine ends the trust")
+
+	// Text outside the record is checked even while a record is trusted.
+	w.Trust(rec)
+	w.Message(Message{Content: RawString("\"bad \xff byte\"")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "bad \ufffd byte", es[1]["content"])
+}
+
+func unsafeView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
