@@ -1,6 +1,9 @@
 package convert
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // checker validates records: JSON syntax (RFC 8259, as encoding/json.Valid),
 // nesting depth, and whether every string can be copied into the dialog as
@@ -266,8 +269,7 @@ func stringRun(b []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		x := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
-			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
+		x := binary.LittleEndian.Uint64(b[i:])
 		control := (x - ones*0x20) &^ x // a byte below 0x20 sets its high bit here
 		q := x ^ (ones * '"')
 		quote := (q - ones) &^ q // a zero byte (a quote in x) sets its high bit

@@ -1,10 +1,12 @@
 package dialog
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -218,8 +220,7 @@ func plainRun(s string) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
 		control := (x - ones*0x20) &^ x // a byte below 0x20 sets its high bit here
 		bs := x ^ (ones * '\\')
 		backslash := (bs - ones) &^ bs // a zero byte (a backslash in x) sets its high bit
