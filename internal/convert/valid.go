@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -275,8 +276,9 @@ func stringRun(b []byte) int {
 		quote := (q - ones) &^ q // a zero byte (a quote in x) sets its high bit
 		bs := x ^ (ones * '\\')
 		backslash := (bs - ones) &^ bs
-		if (x|control|quote|backslash)&highs != 0 {
-			break
+		if m := (x | control | quote | backslash) & highs; m != 0 {
+			// Borrows only run upwards, so the lowest flag marks the first such byte.
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for ; i < len(b); i++ {

@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -107,7 +108,13 @@ func appendRawString(dst []byte, lit string, limit int, trusted bool) []byte {
 	// Over the limit in its escaped form. Usually the kept part can be copied
 	// as it stands: walk it, counting decoded bytes, to the last character
 	// that fits; then count the rest without decoding it.
-	if end, ok := rawCut(body, limit); ok {
+	end, ok := 0, true
+	if trusted {
+		end = rawCutTrusted(body, limit)
+	} else {
+		end, ok = rawCut(body, limit)
+	}
+	if ok {
 		if end == len(body) { // escapes made it look long
 			return append(dst, lit...)
 		}
@@ -124,7 +131,7 @@ func appendRawString(dst []byte, lit string, limit int, trusted bool) []byte {
 		return appendString(dst, string(head), limit)
 	}
 	total := len(head) + unescapedLen(body[n:])
-	end := cutPoint(string(head), limit)
+	end = cutPoint(string(head), limit)
 	dst = appendString(dst, string(head[:end]), -1)
 	dst = appendCutMarker(dst[:len(dst)-1], total-end)
 	return append(dst, '"')
@@ -178,6 +185,43 @@ func rawCut(b string, limit int) (end int, ok bool) {
 	return i, true
 }
 
+// rawCutTrusted is rawCut for a literal known to be valid UTF-8 without
+// lone surrogates: it needs to look only at escapes, so it jumps from
+// backslash to backslash.
+func rawCutTrusted(b string, limit int) int {
+	n, i := 0, 0 // decoded bytes kept, bytes of b read
+	for i < len(b) {
+		j := strings.IndexByte(b[i:], '\\')
+		if j < 0 {
+			j = len(b) - i
+		}
+		if n+j > limit { // the cut falls in this run: on a character boundary
+			end := i + limit - n
+			for end > i && !utf8.RuneStart(b[end]) {
+				end--
+			}
+			return end
+		}
+		n, i = n+j, i+j
+		if i+1 >= len(b) {
+			break
+		}
+		size, width := 2, 1
+		if b[i+1] == 'u' {
+			r, k := readEscapedRune(b[i:])
+			if k == 0 {
+				break
+			}
+			size, width = k, utf8.RuneLen(r)
+		}
+		if n+width > limit {
+			return i
+		}
+		n, i = n+width, i+size
+	}
+	return i
+}
+
 // safeLiteral reports whether the body of a valid JSON string literal can be
 // copied unchanged into our output: valid UTF-8, no raw control characters,
 // no lone surrogate escapes.
@@ -224,8 +268,9 @@ func plainRun(s string) int {
 		control := (x - ones*0x20) &^ x // a byte below 0x20 sets its high bit here
 		bs := x ^ (ones * '\\')
 		backslash := (bs - ones) &^ bs // a zero byte (a backslash in x) sets its high bit
-		if (x|control|backslash)&highs != 0 {
-			break
+		if m := (x | control | backslash) & highs; m != 0 {
+			// Borrows only run upwards, so the lowest flag marks the first such byte.
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for ; i < len(s); i++ {

@@ -41,6 +41,9 @@ func FuzzPlainRun(f *testing.F) {
 			if !ok {
 				continue
 			}
+			if trusted := rawCutTrusted(body, limit); trusted != end {
+				t.Fatalf("rawCutTrusted(%q, %d) = %d, rawCut says %d", body, limit, trusted, end)
+			}
 			decoded := unescape(body)
 			want := decoded
 			if len(decoded) > limit {
