@@ -34,48 +34,43 @@ func benchLines(b *testing.B) []string {
 	return append(lines, `{"type":"item.completed","item":{"id":"item_9","type":"command_execution","command":"bash -lc 'make'","aggregated_output":"`+big+`","exit_code":0,"status":"completed"}}`)
 }
 
-// BenchmarkWalk visits every member and element of every line, as the
-// adapters do with the parts they read.
+// BenchmarkWalk walks every line: "all" visits every member and element
+// below it, as the adapters do with the parts they read; "top" reads the
+// top-level members only, skipping each value whole, the first step of every
+// Event call.
 func BenchmarkWalk(b *testing.B) {
 	lines := benchLines(b)
 	n := 0
 	for _, l := range lines {
 		n += len(l)
 	}
-	b.SetBytes(int64(n))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, l := range lines {
-			visit(l)
-		}
-	}
-}
-
-func visit(raw string) int {
-	n := 0
-	for m := Members(raw); m.Next(); {
-		n += visit(m.Value)
-	}
-	for e := Elements(raw); e.Next(); {
-		n += visit(e.Value)
-	}
-	return n + 1
-}
-
-// BenchmarkTop reads the top-level members of every line only, skipping
-// each value whole: the first step of every Event call.
-func BenchmarkTop(b *testing.B) {
-	lines := benchLines(b)
-	n := 0
-	for _, l := range lines {
-		n += len(l)
-	}
-	b.SetBytes(int64(n))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, l := range lines {
+	for _, c := range []struct {
+		name string
+		walk func(string)
+	}{
+		{"all", func(l string) { visit(l) }},
+		{"top", func(l string) {
 			for m := Members(l); m.Next(); {
 			}
-		}
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, l := range lines {
+					c.walk(l)
+				}
+			}
+		})
+	}
+}
+
+func visit(raw string) {
+	for m := Members(raw); m.Next(); {
+		visit(m.Value)
+	}
+	for e := Elements(raw); e.Next(); {
+		visit(e.Value)
 	}
 }

@@ -41,13 +41,7 @@ type MemberIter struct {
 
 // Members starts a walk over the members of the object raw (leading space
 // allowed); anything else has no members.
-func Members(raw string) MemberIter {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return MemberIter{s: raw, i: len(raw)}
-	}
-	return MemberIter{s: raw, i: i + 1}
-}
+func Members(raw string) MemberIter { return MemberIter{s: raw, i: start(raw, '{')} }
 
 // Next moves to the next member and reports whether there is one.
 func (m *MemberIter) Next() bool { return m.NextKey() && m.NextValue() }
@@ -57,10 +51,7 @@ func (m *MemberIter) Next() bool { return m.NextKey() && m.NextValue() }
 // caller moves past the value with Skip, or reads it with NextValue.
 func (m *MemberIter) NextKey() bool {
 	s := m.s
-	i := skipSpace(s, m.i)
-	if i < len(s) && s[i] == ',' {
-		i = skipSpace(s, i+1)
-	}
+	i := skipSeparator(s, m.i)
 	if i < len(s) && s[i] == '}' {
 		m.i = i + 1
 		return false
@@ -99,8 +90,8 @@ func (m *MemberIter) Rest() string { return m.s[m.i:] }
 // Skip moves n bytes on, past a value the caller has walked in Rest.
 func (m *MemberIter) Skip(n int) { m.i = min(m.i+max(n, 0), len(m.s)) }
 
-// End is, once Next has reported false, the length of the object: raw may
-// run on past it.
+// End is, once Next has reported false, the length of the object (raw may
+// run on past it); all of raw if the object does not end.
 func (m *MemberIter) End() int { return m.i }
 
 // ElementIter walks the elements of an array:
@@ -116,21 +107,22 @@ type ElementIter struct {
 
 // Elements starts a walk over the elements of the array raw (leading space
 // allowed); anything else has no elements.
-func Elements(raw string) ElementIter {
+func Elements(raw string) ElementIter { return ElementIter{s: raw, i: start(raw, '[')} }
+
+// start returns where a walk over raw begins: just past its opening
+// bracket, or at its end (nothing to walk) when raw does not open with it.
+func start(raw string, bracket byte) int {
 	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '[' {
-		return ElementIter{s: raw, i: len(raw)}
+	if i >= len(raw) || raw[i] != bracket {
+		return len(raw)
 	}
-	return ElementIter{s: raw, i: i + 1}
+	return i + 1
 }
 
 // Next moves to the next element and reports whether there is one.
 func (e *ElementIter) Next() bool {
 	s := e.s
-	i := skipSpace(s, e.i)
-	if i < len(s) && s[i] == ',' {
-		i = skipSpace(s, i+1)
-	}
+	i := skipSeparator(s, e.i)
 	if i >= len(s) || s[i] == ']' {
 		e.i = len(s)
 		return false
@@ -234,10 +226,20 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
+// skipSeparator skips the space and the comma, if any, before the next
+// member or element.
+func skipSeparator(s string, i int) int {
+	i = skipSpace(s, i)
+	if i < len(s) && s[i] == ',' {
+		i = skipSpace(s, i+1)
+	}
+	return i
+}
+
 // skipString returns the index just past the string literal that starts at
 // s[i] (a quote), or len(s) if it does not end. It jumps from quote to
 // quote with IndexByte, which made walking real lines three times faster
-// than a loop over every byte (BenchmarkWalk).
+// than a loop over every byte (BenchmarkWalk/all).
 func skipString(s string, i int) int {
 	j := i + 1
 	for {
