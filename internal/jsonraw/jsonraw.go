@@ -5,7 +5,7 @@
 // decodes every string it meets on the way (a 60 KB tool result with one
 // escape costs a 60 KB copy): here reading a value only slices the text, and
 // string bodies are passed on still escaped, so input text is never decoded
-// and re-encoded. The pipeline has checked each object with gjson.ValidBytes
+// and re-encoded. The pipeline (internal/convert) has checked each object
 // before, so nothing here checks the syntax again; on invalid text the
 // functions stop early and return empty values, and never panic, index out
 // of range or loop forever.
