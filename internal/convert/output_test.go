@@ -1,0 +1,92 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// recorder keeps every Write it gets, as a separate call.
+type recorder struct {
+	mu     sync.Mutex
+	writes []string
+	failAt int // the write that fails, 1-based; 0 never
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.failAt > 0 && len(r.writes)+1 == r.failAt {
+		return 0, errors.New("no space left on device")
+	}
+	r.writes = append(r.writes, string(p))
+	return len(p), nil
+}
+
+func TestOutputWritesEachEntryOnceInOrder(t *testing.T) {
+	var r recorder
+	o := NewOutput(&r)
+	var want []string
+	buf := make([]byte, 0, 64)
+	for i := range 1000 {
+		line := strings.Repeat("x", i%50) + "\n"
+		if i == 500 {
+			line = strings.Repeat("big", outputDirect) + "\n" // written directly, after the queue drains
+		}
+		buf = append(buf[:0], line...)
+		n, err := o.Write(buf)
+		require.NoError(t, err)
+		require.Equal(t, len(line), n)
+		buf[0] = '!' // the caller reuses its buffer at once
+		want = append(want, line)
+	}
+	require.NoError(t, o.Close())
+	assert.Equal(t, want, r.writes)
+	_, err := o.Write([]byte("late\n"))
+	assert.Error(t, err, "a write after Close is refused")
+	assert.NoError(t, o.Close(), "Close twice is harmless")
+}
+
+func TestOutputReportsTheFirstWriteError(t *testing.T) {
+	r := recorder{failAt: 3}
+	o := NewOutput(&r)
+	var err error
+	for i := 0; i < 100 && err == nil; i++ {
+		_, err = o.Write([]byte("entry\n"))
+		if err == nil {
+			o.pending.Wait() // let the failure land, as time would
+		}
+	}
+	assert.EqualError(t, err, "no space left on device")
+	assert.EqualError(t, o.Close(), "no space left on device")
+	assert.Len(t, r.writes, 2, "nothing is written after the failure")
+}
+
+func TestOutputIsLive(t *testing.T) {
+	var mu sync.Mutex
+	var got bytes.Buffer
+	wrote := make(chan struct{}, 1)
+	o := NewOutput(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		got.Write(p)
+		mu.Unlock()
+		wrote <- struct{}{}
+		return len(p), nil
+	}))
+	_, err := o.Write([]byte("one\n"))
+	require.NoError(t, err)
+	<-wrote // written without Close or more writes
+	mu.Lock()
+	assert.Equal(t, "one\n", got.String())
+	mu.Unlock()
+	require.NoError(t, o.Close())
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
