@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -67,23 +68,27 @@ type Config struct {
 	// Grace is how long a stopped process group has between SIGTERM (or the
 	// signal passed on) and SIGKILL.
 	Grace time.Duration
-	// Linger, when > 0 and Finished reports true, stops an agent that has
-	// printed nothing for this long: an agent that hangs after its final event.
+	// Linger, when > 0, stops an agent that has printed nothing for this
+	// long while Finished reports true: an agent that hangs after its final
+	// event.
 	Linger time.Duration
 	// Drain is how long the output may stay open once the agent has exited
 	// and its process group is gone (a process that left the group holding
 	// the pipe); the run then stops reading.
 	Drain time.Duration
 	// Finished reports whether the output consumed so far held the agent's
-	// final event. It is called by the consumer's goroutine just before it
-	// would wait for more output. Nil: never.
+	// final event. Run asks it every lingerPoll while Linger is set, from its
+	// own goroutine, so it must be safe to call while the consumer runs.
+	// Nil: never.
 	Finished func() bool
 	// Signals are passed on to the process group: the signal itself, then
 	// SIGKILL after Grace. A second signal sends SIGKILL at once.
 	Signals <-chan os.Signal
-	// OnStop, if not nil, is called once, before the group is signalled, when
-	// the run stops the agent (timeout, signal, linger); sig is the signal
-	// received, for Signaled.
+	// OnStop, if not nil, is called once when the run stops the agent
+	// (timeout, signal, linger), before the group is signalled, so that what
+	// the agent prints once signalled cannot change the verdict; sig is the
+	// signal received, for Signaled. An OnStop that blocks (a dialog write
+	// into a stalled pipe) delays the signal by onStopWait at most.
 	OnStop func(c Cause, sig os.Signal)
 }
 
@@ -127,6 +132,16 @@ const pollEvery = 20 * time.Millisecond
 // uninterruptible sleep can outlive it for a while).
 const killWait = 5 * time.Second
 
+// lingerPoll is how often a run with Linger asks Finished. The consumer may
+// read ahead of what it has converted, so the final event can be converted
+// after the read that follows it has blocked: only asking again finds it.
+const lingerPoll = 100 * time.Millisecond
+
+// onStopWait bounds how long OnStop may keep the group from being signalled.
+const onStopWait = time.Second
+
+var errUnsupported = errors.New("run needs process groups, which this system lacks")
+
 // Run starts the agent and runs consume on its standard output, in a
 // goroutine, until the output ends; whatever consume leaves unread still
 // goes to the transcript. Run returns once the agent has exited, its process
@@ -145,12 +160,7 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 	}
 	res := Result{PGID: p.pgid}
 
-	var linger *lingerTimer
-	if cfg.Linger > 0 && cfg.Finished != nil {
-		linger = newLingerTimer(cfg.Linger)
-		defer linger.stop()
-	}
-	out := &output{f: p.stdout, transcript: cfg.Transcript, tee: cfg.Tee, finished: cfg.Finished, linger: linger}
+	out := &output{f: p.stdout, transcript: cfg.Transcript, tee: cfg.Tee, start: time.Now()}
 	consumed := make(chan struct{})
 	go func() {
 		defer close(consumed)
@@ -164,16 +174,11 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 		defer t.Stop()
 		timeoutC = t.C
 	}
-	var lingerC <-chan struct{}
-	var finishedPoll <-chan time.Time
-	if linger != nil {
-		lingerC = linger.c
-		// The converter reads ahead of what it has converted, so the final
-		// event may be converted only after the read that follows it has
-		// blocked: look again now and then, not only when a read starts.
-		t := time.NewTicker(lingerPoll)
+	var lingerC <-chan time.Time
+	if cfg.Linger > 0 && cfg.Finished != nil {
+		t := time.NewTicker(min(cfg.Linger, lingerPoll))
 		defer t.Stop()
-		finishedPoll = t.C
+		lingerC = t.C
 	}
 	// The run ends when the agent has exited, its output is consumed, and
 	// no process of its group is left.
@@ -188,7 +193,9 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 		stopping = true
 		res.Cause, res.Signal = c, sig
 		if cfg.OnStop != nil {
+			t := time.AfterFunc(onStopWait, func() { p.group.stop(send, cfg.Grace) })
 			cfg.OnStop(c, sig)
+			t.Stop()
 		}
 		groupGone = p.group.stop(send, cfg.Grace)
 	}
@@ -199,12 +206,8 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 			if exited != nil {
 				stop(TimedOut, nil, syscall.SIGTERM)
 			}
-		case <-finishedPoll:
-			if cfg.Finished() {
-				linger.arm()
-			}
 		case <-lingerC:
-			if exited != nil && !stopping {
+			if exited != nil && !stopping && out.quiet() >= cfg.Linger && cfg.Finished() {
 				stop(Lingered, nil, syscall.SIGTERM)
 			}
 		case sig := <-cfg.Signals:
@@ -255,19 +258,27 @@ func start(cfg Config) (*process, error) {
 	name := cfg.Argv[0]
 	cmd := exec.Command(name, cfg.Argv[1:]...)
 	cmd.SysProcAttr = sysProcAttr()
-	var closeAfterStart []*os.File
-	closeAll := func() {
-		for _, f := range closeAfterStart {
+	// theirs are the agent's ends of the pipes, closed once it holds them;
+	// ours are closed as well when it cannot start.
+	var theirs, ours []*os.File
+	closeAll := func(fs []*os.File) {
+		for _, f := range fs {
 			_ = f.Close()
 		}
+	}
+	fail := func(err error) (*process, error) {
+		closeAll(theirs)
+		closeAll(ours)
+		return nil, &StartError{Name: name, Err: err}
 	}
 
 	stdoutR, stdoutW, err := os.Pipe()
 	if err != nil {
-		return nil, &StartError{Name: name, Err: err}
+		return fail(err)
 	}
 	cmd.Stdout = stdoutW
-	closeAfterStart = append(closeAfterStart, stdoutW)
+	theirs, ours = append(theirs, stdoutW), append(ours, stdoutR)
+	p := &process{stdout: stdoutR, exited: make(chan struct{})}
 
 	// Pipes we copy through ourselves, so that exec.Cmd.Wait returns as soon
 	// as the agent exits, whatever its children still hold open.
@@ -279,14 +290,11 @@ func start(cfg Config) (*process, error) {
 	default:
 		r, w, err := os.Pipe()
 		if err != nil {
-			closeAll()
-			_ = stdoutR.Close()
-			return nil, &StartError{Name: name, Err: err}
+			return fail(err)
 		}
 		cmd.Stdin, stdinW = r, w
-		closeAfterStart = append(closeAfterStart, r)
+		theirs, ours = append(theirs, r), append(ours, w)
 	}
-	p := &process{stdout: stdoutR, exited: make(chan struct{})}
 	switch e := cfg.Stderr.(type) {
 	case nil:
 	case *os.File:
@@ -294,28 +302,17 @@ func start(cfg Config) (*process, error) {
 	default:
 		r, w, err := os.Pipe()
 		if err != nil {
-			closeAll()
-			_ = stdoutR.Close()
-			_ = stdinW.Close()
-			return nil, &StartError{Name: name, Err: err}
+			return fail(err)
 		}
 		cmd.Stderr = w
-		closeAfterStart = append(closeAfterStart, w)
+		theirs, ours = append(theirs, w), append(ours, r)
 		p.stderrR, p.stderrC = r, make(chan struct{})
 	}
 
-	err = cmd.Start()
-	closeAll()
-	if err != nil {
-		_ = stdoutR.Close()
-		if stdinW != nil {
-			_ = stdinW.Close()
-		}
-		if p.stderrR != nil {
-			_ = p.stderrR.Close()
-		}
-		return nil, &StartError{Name: name, Err: startCause(err)}
+	if err := cmd.Start(); err != nil {
+		return fail(startCause(err))
 	}
+	closeAll(theirs)
 	p.cmd, p.pgid = cmd, cmd.Process.Pid
 	p.group = &group{pgid: p.pgid, killNow: make(chan struct{}, 1)}
 	if stdinW != nil {
@@ -383,27 +380,27 @@ func (p *process) status() (int, syscall.Signal) {
 
 // output is the agent's standard output as the consumer reads it.
 type output struct {
-	f          *os.File
+	f     *os.File
+	start time.Time
+	last  atomic.Int64 // when data last came, as time since start
+
+	mu         sync.Mutex // one Read at a time, see Read; guards what follows
 	transcript io.Writer
 	tee        io.Writer
-	finished   func() bool
-	linger     *lingerTimer
-
-	mu   sync.Mutex // guards terr: the consumer's goroutine writes it, Run reads it
-	terr error
+	terr       error
 }
 
+// Read reads the agent's output and copies what it got to the transcript
+// and the tee. Reads may come from more than one goroutine: a consumer may
+// return while a reader of its own is still waiting for input (convert.Feed
+// reads ahead), and Run then drains the rest. One Read at a time keeps the
+// transcript in the order the agent wrote it.
 func (o *output) Read(b []byte) (int, error) {
-	// Everything read so far has been consumed (a consumer asks for more only
-	// then), so this is the moment to ask whether the final event was seen.
-	if o.linger != nil && o.finished() {
-		o.linger.arm()
-	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	n, err := o.f.Read(b)
 	if n > 0 {
-		if o.linger != nil {
-			o.linger.disarm()
-		}
+		o.last.Store(int64(time.Since(o.start)))
 		o.copy(b[:n])
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, os.ErrClosed) {
@@ -412,13 +409,15 @@ func (o *output) Read(b []byte) (int, error) {
 	return n, err
 }
 
+// quiet is how long the agent has printed nothing.
+func (o *output) quiet() time.Duration {
+	return time.Since(o.start) - time.Duration(o.last.Load())
+}
+
 func (o *output) copy(b []byte) {
 	if o.transcript != nil {
 		if _, err := o.transcript.Write(b); err != nil {
-			o.mu.Lock()
-			o.terr = err
-			o.mu.Unlock()
-			o.transcript = nil
+			o.terr, o.transcript = err, nil
 		}
 	}
 	if o.tee != nil {
@@ -428,55 +427,13 @@ func (o *output) copy(b []byte) {
 	}
 }
 
+// transcriptErr is the error that stopped the transcript. Run asks once the
+// output is closed, so no Read holds the lock for long.
 func (o *output) transcriptErr() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.terr
 }
-
-// lingerTimer fires on c once it has stayed armed for d.
-// lingerPoll is how often a run asks whether the final event was converted.
-const lingerPoll = 100 * time.Millisecond
-
-type lingerTimer struct {
-	d     time.Duration
-	c     chan struct{}
-	mu    sync.Mutex
-	t     *time.Timer
-	armed bool
-}
-
-func newLingerTimer(d time.Duration) *lingerTimer {
-	l := &lingerTimer{d: d, c: make(chan struct{}, 1)}
-	l.t = time.AfterFunc(d, func() {
-		select {
-		case l.c <- struct{}{}:
-		default:
-		}
-	})
-	l.t.Stop()
-	return l
-}
-
-func (l *lingerTimer) arm() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.armed {
-		l.armed = true
-		l.t.Reset(l.d)
-	}
-}
-
-func (l *lingerTimer) disarm() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.armed {
-		l.armed = false
-		l.t.Stop()
-	}
-}
-
-func (l *lingerTimer) stop() { l.t.Stop() }
 
 // group stops a process group: a signal, then SIGKILL after a grace period
 // while any member is left.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -145,4 +146,166 @@ func TestStartError(t *testing.T) {
 		assert.True(t, strings.HasPrefix(err.Error(), "cannot start "+tt.argv[0]+": "), err.Error())
 		assert.False(t, ran)
 	}
+}
+
+// lines collects what a consumer read and says when a given line came.
+type lines struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	want string
+	seen chan struct{} // closed once want has been read
+}
+
+func newLines(want string) *lines { return &lines{want: want, seen: make(chan struct{})} }
+
+func (l *lines) consume(r io.Reader) {
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Read(buf)
+		l.mu.Lock()
+		l.b.Write(buf[:n])
+		if l.want != "" && strings.Contains(l.b.String(), l.want) {
+			l.want = ""
+			close(l.seen)
+		}
+		l.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (l *lines) has() bool {
+	select {
+	case <-l.seen:
+		return true
+	default:
+		return false
+	}
+}
+
+// TestRunStops: each way a run stops the agent gives its Cause, calls OnStop
+// once, and leaves nothing of the group behind.
+func TestRunStops(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		script   string // $1 is a file for the shell's pid
+		cfg      Config
+		signal   os.Signal // sent once the agent printed "up"
+		cause    Cause
+		killedBy syscall.Signal
+	}{
+		{name: "timeout", script: `echo $$ > "$1"; echo up; exec sleep 600`,
+			cfg: Config{Timeout: 200 * time.Millisecond}, cause: TimedOut, killedBy: syscall.SIGTERM},
+		{name: "signal passed on", script: `echo $$ > "$1"; echo up; exec sleep 600`,
+			signal: syscall.SIGHUP, cause: Signaled, killedBy: syscall.SIGHUP},
+		{name: "linger after the final event", script: `echo $$ > "$1"; echo up; echo final; exec sleep 600`,
+			cfg: Config{Linger: 200 * time.Millisecond}, cause: Lingered, killedBy: syscall.SIGTERM},
+		{name: "SIGKILL after the grace", script: `trap '' TERM; echo $$ > "$1"; echo up; while :; do sleep 1; done`,
+			cfg: Config{Timeout: 200 * time.Millisecond}, cause: TimedOut, killedBy: syscall.SIGKILL},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			pidfile := filepath.Join(t.TempDir(), "pid")
+			got := newLines("final")
+			sigs := make(chan os.Signal, 1)
+			cfg := tt.cfg
+			cfg.Argv = []string{"sh", "-c", tt.script, "sh", pidfile}
+			cfg.Grace = 300 * time.Millisecond
+			cfg.Drain = time.Second
+			cfg.Signals = sigs
+			cfg.Finished = got.has
+			var stops []Cause
+			cfg.OnStop = func(c Cause, sig os.Signal) { stops = append(stops, c) }
+			done := make(chan Result, 1)
+			go func() {
+				res, err := Run(cfg, got.consume)
+				assert.NoError(t, err)
+				done <- res
+			}()
+			if tt.signal != nil {
+				require.Eventually(t, func() bool { got.mu.Lock(); defer got.mu.Unlock(); return strings.Contains(got.b.String(), "up\n") }, safety, 5*time.Millisecond)
+				sigs <- tt.signal
+			}
+			var res Result
+			select {
+			case res = <-done:
+			case <-time.After(safety):
+				t.Fatal("Run did not end")
+			}
+			assert.Equal(t, tt.cause, res.Cause)
+			assert.Equal(t, []Cause{tt.cause}, stops, "OnStop once")
+			assert.Equal(t, tt.killedBy, res.KilledBy)
+			assert.Equal(t, 128+int(tt.killedBy), res.Code)
+			if tt.signal != nil {
+				assert.Equal(t, tt.signal, res.Signal)
+			}
+			assert.False(t, GroupAlive(res.PGID), "the group is gone")
+		})
+	}
+}
+
+// TestRunOnStopBlocked: an OnStop that cannot finish (a dialog write into a
+// stalled pipe) does not keep the agent running.
+func TestRunOnStopBlocked(t *testing.T) {
+	t.Parallel()
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	release := make(chan struct{})
+	var pgid int
+	done := make(chan Result, 1)
+	go func() {
+		res, err := Run(Config{
+			Argv:    []string{"sh", "-c", `echo $$ > "$1"; exec sleep 600`, "sh", pidfile},
+			Timeout: 100 * time.Millisecond,
+			Grace:   time.Second,
+			OnStop:  func(Cause, os.Signal) { <-release },
+		}, func(r io.Reader) { _, _ = io.Copy(io.Discard, r) })
+		assert.NoError(t, err)
+		done <- res
+	}()
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(pidfile)
+		if err == nil {
+			pgid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+		return err == nil
+	}, safety, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return !GroupAlive(pgid) }, safety, 10*time.Millisecond,
+		"the agent was not stopped while OnStop blocked")
+	close(release)
+	select {
+	case res := <-done:
+		assert.Equal(t, TimedOut, res.Cause)
+	case <-time.After(safety):
+		t.Fatal("Run did not end")
+	}
+}
+
+// TestRunLeftoverReader: a consumer that returns while a reader of its own
+// still reads (as convert.Feed may) does not cost the transcript its order.
+func TestRunLeftoverReader(t *testing.T) {
+	t.Parallel()
+	var transcript bytes.Buffer
+	res, err := Run(Config{
+		Argv:       []string{"seq", "200000"},
+		Transcript: &transcript,
+		Grace:      time.Second,
+		Drain:      time.Second,
+	}, func(r io.Reader) {
+		go func() {
+			b := make([]byte, 512)
+			for {
+				if _, err := r.Read(b); err != nil {
+					return
+				}
+			}
+		}()
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.Code)
+	want, err := exec.Command("seq", "200000").Output()
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(want, transcript.Bytes()), "the transcript differs from the output (%d vs %d bytes)", transcript.Len(), len(want))
 }

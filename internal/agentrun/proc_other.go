@@ -2,16 +2,11 @@
 
 package agentrun
 
-import (
-	"errors"
-	"syscall"
-)
+import "syscall"
 
 // Process groups are a Unix notion: elsewhere run is not supported.
 
 const supported = false
-
-var errUnsupported = errors.New("run needs process groups, which this system lacks")
 
 func sysProcAttr() *syscall.SysProcAttr { return nil }
 

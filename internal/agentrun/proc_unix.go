@@ -88,5 +88,3 @@ func parseStat(b []byte) (state byte, pgid int, ok bool) {
 	}
 	return f[0][0], pg, true
 }
-
-var errUnsupported = errors.New("run needs process groups, which this system lacks")
