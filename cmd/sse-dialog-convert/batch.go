@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -210,9 +209,8 @@ func runBatch(o convertOptions, fmts []convert.Format, files []string, stderr io
 	}
 	rep := newReporter(stderr, len(files))
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
+	sigs, release := catchStops(1)
+	defer release()
 	allDone := make(chan struct{})
 	go func() {
 		select {
@@ -267,7 +265,7 @@ func runBatch(o convertOptions, fmts []convert.Format, files []string, stderr io
 			name, plural(len(files), "file"), c.converted, c.failed,
 			plural(c.entries, "entry"), plural(c.skipped, "input line"))
 		if sig != nil {
-			msg += fmt.Sprintf("; stopped by %s, %d not converted", unixSignalName(sig), len(files)-c.converted-c.failed)
+			msg += fmt.Sprintf("; stopped by %s, %d not converted", signalName(sig), len(files)-c.converted-c.failed)
 		}
 		return msg
 	})

@@ -8,8 +8,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -79,7 +77,7 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	case o.promptFile != "":
 		b, err := os.ReadFile(o.promptFile)
 		if err != nil {
-			return opt, err
+			return opt, fmt.Errorf("cannot read --prompt-file: %w", err)
 		}
 		opt.Prompt, opt.HasPrompt = string(b), true
 	}
@@ -167,11 +165,8 @@ func runConvert(o convertOptions, files []string, stdin io.Reader, stdout, stder
 	}
 	conv := convert.New(w, copt)
 
-	// A reader of --tee that goes away must not kill us before complete is written.
-	signal.Ignore(syscall.SIGPIPE)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
+	sigs, release := catchStops(1)
+	defer release()
 
 	done := make(chan error, 1)
 	stop := make(chan struct{}) // ends --follow's waiting once the dialog is closed
@@ -255,39 +250,6 @@ func feedOne(conv *convert.Converter, file string, stdin io.Reader, stderr io.Wr
 		return fmt.Errorf("reading %s: %w", file, unwrapPath(err))
 	}
 	return nil
-}
-
-// openInput opens an input file; gzip data is decompressed (gzip.go).
-func openInput(file string) (io.ReadCloser, error) {
-	return openFile(file)
-}
-
-func signalEnding(sig os.Signal) *dialog.Ending {
-	n := strings.ToUpper(unixSignalName(sig))
-	return &dialog.Ending{
-		Status:  dialog.StatusTimeout,
-		Reason:  dialog.ReasonSignal,
-		Message: "stopped by " + n,
-	}
-}
-
-func signalNumber(sig os.Signal) int {
-	if s, ok := sig.(syscall.Signal); ok {
-		return int(s)
-	}
-	return 1
-}
-
-func unixSignalName(sig os.Signal) string {
-	switch sig {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	}
-	return sig.String()
 }
 
 // unwrapPath drops the path of an *os.PathError, for messages that name it already.

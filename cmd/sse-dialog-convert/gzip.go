@@ -14,9 +14,9 @@ import (
 // sniffing it cannot mistake a transcript for a compressed one.
 var gzipMagic = []byte{0x1f, 0x8b}
 
-// openFile opens an input file and decompresses it when it holds gzip data,
+// openInput opens an input file and decompresses it when it holds gzip data,
 // whatever its name: saved transcripts are often compressed and renamed.
-func openFile(file string) (io.ReadCloser, error) {
+func openInput(file string) (io.ReadCloser, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err

@@ -328,7 +328,7 @@ func binStartMidRun(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, st
 // dialog ends with complete/timeout naming the signal, exit 128+n.
 func TestSignalsEndTheDialogWithTimeout(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		t.Run(unixSignalName(sig), func(t *testing.T) {
+		t.Run(signalName(sig), func(t *testing.T) {
 			cmd, stdin, out, stderr := binStartMidRun(t)
 			defer stdin.Close()
 			require.NoError(t, cmd.Process.Signal(sig))
@@ -342,7 +342,7 @@ func TestSignalsEndTheDialogWithTimeout(t *testing.T) {
 			assert.Equal(t, "toolu_1", es[3].ToolID)
 			assert.Equal(t, "complete:timeout", binKind(es[4]))
 			assert.Equal(t, "signal", es[4].Reason)
-			assert.Equal(t, "stopped by "+unixSignalName(sig), es[4].Message)
+			assert.Equal(t, "stopped by "+signalName(sig), es[4].Message)
 		})
 	}
 }

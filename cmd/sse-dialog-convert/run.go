@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -187,15 +185,9 @@ func runRun(o runOptions, argv []string, stdin io.Reader, stdout, stderr io.Writ
 	}
 
 	// From here on a signal must not cost the dialog its complete entry:
-	// it is held until the agent runs, then passed on.
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	// Our own --tee reader going away must not kill us: the write fails
-	// instead. Notify (not Ignore) so that COMMAND gets the default action.
-	pipes := make(chan os.Signal, 1)
-	signal.Notify(pipes, syscall.SIGPIPE)
-	defer signal.Stop(pipes)
+	// it is held until the agent runs, then passed on (a second one too).
+	sigs, release := catchStops(2)
+	defer release()
 
 	path := o.outputPath()
 	out, closeOut, err := openOutput(path, stdout)
@@ -336,21 +328,6 @@ func failCode(code int) int {
 		return 1
 	}
 	return code
-}
-
-func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGSEGV:
-		return "SIGSEGV"
-	case syscall.SIGABRT:
-		return "SIGABRT"
-	}
-	if n := unixSignalName(s); strings.HasPrefix(n, "SIG") {
-		return n
-	}
-	return fmt.Sprintf("signal %d (%v)", int(s), s)
 }
 
 // lockedWriter serialises writes from several goroutines.
