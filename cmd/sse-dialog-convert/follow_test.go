@@ -62,11 +62,11 @@ func waitEntries(t *testing.T, path string, n int) []string {
 
 type followRun struct {
 	code   chan int
-	stderr *bytes.Buffer // read only after code
+	stderr *syncBuffer
 }
 
 func startFollow(args ...string) followRun {
-	r := followRun{code: make(chan int, 1), stderr: new(bytes.Buffer)}
+	r := followRun{code: make(chan int, 1), stderr: new(syncBuffer)}
 	go func() {
 		var stdout bytes.Buffer
 		r.code <- run(append([]string{"--follow", "--clock", "1767225600", "--cwd", "/src"}, args...), strings.NewReader(""), &stdout, r.stderr)
@@ -148,7 +148,7 @@ func TestFollowWaitsForTheFile(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "later.jsonl"), filepath.Join(dir, "d.jsonl")
 	r := startFollow(in, "-o", out)
-	time.Sleep(100 * time.Millisecond)
+	require.Eventually(t, func() bool { return r.stderr.String() != "" }, followWait, 5*time.Millisecond)
 	appendFile(t, in, strings.Join(followLines(t), ""))
 	require.Equal(t, 0, r.wait(t), r.stderr.String())
 	assert.Equal(t, "sse-dialog-convert: waiting for "+in+" to appear\n", r.stderr.String())

@@ -18,11 +18,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
 
-// Exit codes of run that are not the agent's own.
-const (
-	exitTimeout = 124 // as timeout(1): --timeout expired
-)
-
 // reasonNotStarted is complete.reason when the agent could not be started.
 const reasonNotStarted = "not_started"
 
@@ -59,7 +54,8 @@ ours unchanged. The transcript is $SSE_ARCHIVE/transcript.jsonl, else
 COMMAND runs in a process group of its own, and the group is stopped
 (SIGTERM, SIGKILL after --grace):
   - when --timeout expires (default $TIMEOUT seconds when set): the dialog
-    ends with status timeout, reason timeout; exit status 124;
+    ends with status timeout, reason timeout; exit status COMMAND's (143
+    when SIGTERM ended it, 137 when it took SIGKILL);
   - when we get SIGINT, SIGTERM or SIGHUP (that signal is passed on, a second
     one sends SIGKILL): status timeout, reason signal; exit status 128+N;
   - when COMMAND printed its final event and then nothing for --linger (an
@@ -302,7 +298,7 @@ func runRun(o runOptions, argv []string, stdin io.Reader, stdout, stderr io.Writ
 func judge(res agentrun.Result, conv *convert.Converter) (int, *dialog.Ending) {
 	switch res.Cause {
 	case agentrun.TimedOut:
-		return exitTimeout, nil // the ending was written when the stop began
+		return res.Code, nil // the ending was written when the stop began
 	case agentrun.Signaled:
 		return 128 + signalNumber(res.Signal), nil
 	case agentrun.Lingered:

@@ -6,12 +6,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -92,41 +92,19 @@ func parseEntries(t *testing.T, b []byte) []map[string]any {
 	return entries
 }
 
-// syncBuffer is a bytes.Buffer the agent's stderr copy and the test may use at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// readPID waits for a fake agent's PIDFILE.
-func readPID(t *testing.T, path string) int {
+// requireNoLeftovers checks, once run has returned, that nothing is left of
+// the process group of a fake agent that wrote its pid (= its group) to
+// pidfile. An agent stopped before it got that far left nothing behind.
+func requireNoLeftovers(t *testing.T, pidfile string) {
 	t.Helper()
-	var b []byte
-	require.Eventually(t, func() bool {
-		var err error
-		b, err = os.ReadFile(path)
-		return err == nil
-	}, safety, 10*time.Millisecond, "the agent did not write %s", path)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	b, err := os.ReadFile(pidfile)
+	if errors.Is(err, os.ErrNotExist) {
+		t.Logf("the agent was stopped before it wrote %s", pidfile)
+		return
+	}
 	require.NoError(t, err)
-	return pid
-}
-
-// requireGroupGone checks that no process of the agent's group is left.
-func requireGroupGone(t *testing.T, pgid int) {
-	t.Helper()
+	pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
 	require.False(t, agentrun.GroupAlive(pgid), "processes of group %d are left:\n%s", pgid, psGroup(pgid))
 }
 
@@ -311,10 +289,11 @@ func TestRunStop(t *testing.T) {
 		status string
 		reason string // "" for none
 	}{
-		{name: "timeout", flags: []string{"--timeout", "1s"}, agent: []string{"sleeper.sh"}, code: 124, status: "timeout", reason: "timeout"},
+		// The code is the agent's, as the signal that ended it makes it.
+		{name: "timeout", flags: []string{"--timeout", "1s"}, agent: []string{"sleeper.sh"}, code: 128 + 15, status: "timeout", reason: "timeout"},
 		// SIGTERM is ignored: SIGKILL after --grace ends it.
 		{name: "timeout, agent ignores SIGTERM", flags: []string{"--timeout", "1s", "--grace", "300ms", "--linger", "0"}, env: []string{"HANG=stubborn"},
-			agent: []string{"replay.sh", "claude-no-result.jsonl"}, code: 124, status: "timeout", reason: "timeout"},
+			agent: []string{"replay.sh", "claude-no-result.jsonl"}, code: 128 + 9, status: "timeout", reason: "timeout"},
 		// The final event decides the dialog and the exit status.
 		{name: "linger after success", flags: []string{"--linger", "300ms"}, env: []string{"HANG=yes"},
 			agent: []string{"replay.sh", "claude-tool.jsonl"}, code: 0, status: "success"},
@@ -340,7 +319,7 @@ func TestRunStop(t *testing.T) {
 			} else {
 				assert.Nil(t, c["reason"])
 			}
-			requireGroupGone(t, readPID(t, pidfile))
+			requireNoLeftovers(t, pidfile)
 		})
 	}
 }
@@ -355,7 +334,7 @@ func TestRunLeftovers(t *testing.T) {
 		"env", "PIDFILE="+pidfile, agentFile(t, "leave-child.sh"), agentFile(t, "codex-basic.jsonl"))
 	assert.Equal(t, 0, r.code, "stderr:\n%s", r.stderr)
 	assert.Equal(t, "success", r.complete(t)["status"])
-	requireGroupGone(t, readPID(t, pidfile))
+	requireNoLeftovers(t, pidfile)
 }
 
 // TestRunTranscript: the transcript and --tee hold the agent's output byte
@@ -494,27 +473,42 @@ func TestRunUsage(t *testing.T) {
 }
 
 // TestRunEnvironment: $SSE_ARCHIVE places the dialog and the transcript;
-// $TIMEOUT (seconds) is the default --timeout.
+// $TIMEOUT (seconds) is the default --timeout, and --timeout overrides it.
+// (Not parallel: it sets the environment.)
 func TestRunEnvironment(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("SSE_ARCHIVE", dir)
-	t.Setenv("TIMEOUT", "1")
-	pidfile := filepath.Join(dir, "pid")
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"run", "--grace", "1s", "--", "env", "PIDFILE=" + pidfile, agentFile(t, "sleeper.sh")}, strings.NewReader(""), &stdout, &stderr)
-	assert.Equal(t, 124, code, "stderr:\n%s", stderr.String())
+	stream := agentFile(t, "codex-basic.jsonl")
+	var stdout, stderr syncBuffer
+	code := run([]string{"run", "--", agentFile(t, "replay.sh"), stream}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr.String())
 	d, err := os.ReadFile(filepath.Join(dir, "dialog.jsonl"))
 	require.NoError(t, err)
 	requireValid(t, d)
-	entries := parseEntries(t, d)
-	assert.Equal(t, "timeout", entries[len(entries)-1]["status"])
 	tr, err := os.ReadFile(filepath.Join(dir, "transcript.jsonl"))
 	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(tr), `{"type":"thread.started"`), "transcript: %q", tr)
-	requireGroupGone(t, readPID(t, pidfile))
+	want, err := os.ReadFile(stream)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(tr))
+
+	// $TIMEOUT stops an agent that would run for ever; the dialog says so.
+	t.Setenv("TIMEOUT", "1")
+	pidfile := filepath.Join(dir, "pid")
+	r := runAgent(t, dir, "", "--grace", "1s", "--no-transcript", "--", "env", "PIDFILE="+pidfile, agentFile(t, "sleeper.sh"))
+	assert.Equal(t, 128+15, r.code, "the agent's code: SIGTERM ended it; stderr:\n%s", r.stderr)
+	c := r.complete(t)
+	assert.Equal(t, "timeout", c["status"])
+	assert.Equal(t, "stopped at the time limit of 1s", c["message"])
+	requireNoLeftovers(t, pidfile)
+
+	// --timeout wins over $TIMEOUT, 0 included: this run is not stopped.
+	r = runAgent(t, dir, "", "--timeout", "0", "--no-transcript", "--", agentFile(t, "replay.sh"), stream)
+	assert.Equal(t, 0, r.code, "stderr:\n%s", r.stderr)
+	assert.Equal(t, "success", r.complete(t)["status"])
 
 	t.Setenv("TIMEOUT", "soon")
-	assert.Equal(t, 2, run([]string{"run", "--", "true"}, strings.NewReader(""), &stdout, &stderr))
+	code = run([]string{"run", "--", "true"}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr.String(), `$TIMEOUT="soon"`)
 }
 
@@ -549,7 +543,7 @@ func TestEnvTimeout(t *testing.T) {
 // the test process cannot signal itself safely.
 func TestRunSignal(t *testing.T) {
 	t.Parallel()
-	bin := buildBinary(t)
+	bin := binPath(t)
 	tests := []struct {
 		sig  syscall.Signal
 		code int
@@ -584,7 +578,6 @@ func TestRunSignal(t *testing.T) {
 				}
 				require.True(t, time.Now().Before(deadline), "the agent did not start")
 			}
-			pgid := readPID(t, pidfile)
 			require.NoError(t, cmd.Process.Signal(tt.sig))
 			select {
 			case <-waited:
@@ -600,17 +593,7 @@ func TestRunSignal(t *testing.T) {
 			c := entries[len(entries)-1]
 			assert.Equal(t, "timeout", c["status"])
 			assert.Equal(t, "signal", c["reason"])
-			requireGroupGone(t, pgid)
+			requireNoLeftovers(t, pidfile)
 		})
 	}
-}
-
-// buildBinary builds the command for the tests that need a process of its own.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), name)
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("cannot build the binary: %v\n%s", err, out)
-	}
-	return bin
 }
