@@ -48,39 +48,24 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	for _, file := range files {
-		rep := fileReport{File: file, Findings: []dialog.Finding{}}
-		var r io.Reader = stdin
-		if file == "-" {
-			rep.File = "<stdin>"
-		} else {
-			f, err := os.Open(file)
-			if err != nil {
-				fmt.Fprintf(stderr, "%s: %v\n", name, err)
-				failed = true
-				continue
+		rep, err := validateOne(file, stdin, func(rep *fileReport, f dialog.Finding) {
+			if asJSON {
+				return
 			}
-			defer f.Close()
-			r = f
-		}
-		_, err := dialog.Validate(r, func(f dialog.Finding) {
-			rep.Findings = append(rep.Findings, f)
-			if !asJSON {
-				if f.Line == 0 {
-					fmt.Fprintf(stdout, "%s: %s\n", rep.File, f.Msg)
-				} else {
-					fmt.Fprintf(stdout, "%s:%d: %s\n", rep.File, f.Line, f.Msg)
-				}
+			if f.Line == 0 {
+				fmt.Fprintf(stdout, "%s: %s\n", rep.File, f.Msg)
+			} else {
+				fmt.Fprintf(stdout, "%s:%d: %s\n", rep.File, f.Line, f.Msg)
 			}
 		})
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: reading %s: %v\n", name, rep.File, err)
-			failed = true
-			continue
+			// A file that cannot be read is a failure, on stderr; for --json
+			// it is also a report, so that every FILE gets one.
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			rep.Findings = append(rep.Findings, dialog.Finding{Msg: err.Error()})
 		}
 		rep.Valid = len(rep.Findings) == 0
-		if !rep.Valid {
-			failed = true
-		}
+		failed = failed || !rep.Valid
 		if asJSON {
 			if err := enc.Encode(rep); err != nil {
 				return err
@@ -91,4 +76,29 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 		return &exitError{1}
 	}
 	return nil
+}
+
+// validateOne checks one dialog ("-" for stdin), passing each finding on as
+// it is found; the error is one that kept the file from being read.
+func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Finding)) (*fileReport, error) {
+	rep := &fileReport{File: file, Findings: []dialog.Finding{}}
+	r := stdin
+	if file == "-" {
+		rep.File = "<stdin>"
+	} else {
+		f, err := os.Open(file)
+		if err != nil {
+			return rep, err
+		}
+		defer f.Close() // now, not after every FILE: validate dialogs/* may name thousands
+		r = f
+	}
+	_, err := dialog.Validate(r, func(f dialog.Finding) {
+		rep.Findings = append(rep.Findings, f)
+		found(rep, f)
+	})
+	if err != nil {
+		return rep, fmt.Errorf("reading %s: %w", rep.File, unwrapPath(err))
+	}
+	return rep, nil
 }

@@ -1,0 +1,73 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestValidateManyFiles: validate closes each file when done with it, so a
+// folder of dialogs larger than the open-file limit validates. The program
+// runs in a process of its own, with the limit lowered.
+func TestValidateManyFiles(t *testing.T) {
+	golden, err := os.ReadFile("../../testdata/claude/text-only.out.jsonl")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	files := make([]string, 150)
+	for i := range files {
+		files[i] = filepath.Join(dir, strconv.Itoa(i)+".jsonl")
+		require.NoError(t, os.WriteFile(files[i], golden, 0o644))
+	}
+	h := helperCmd(nil, append([]string{"validate"}, files...)...)
+	cmd := exec.Command("sh", append([]string{"-c", `ulimit -n 64 && exec "$@"`, "sh", h.Path}, h.Args[1:]...)...)
+	cmd.Env = h.Env
+	out, err := cmd.CombinedOutput()
+	assert.NoError(t, err, "%s", out)
+	assert.Empty(t, string(out))
+}
+
+// TestValidateJSONReportsEveryFile: with --json every FILE gets its report,
+// one that cannot be read too (and its error goes to stderr).
+func TestValidateJSONReportsEveryFile(t *testing.T) {
+	dir := t.TempDir()
+	good := "../../testdata/claude/text-only.out.jsonl"
+	bad := filepath.Join(dir, "bad.jsonl")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"seq":1}`+"\n"), 0o644))
+	missing := filepath.Join(dir, "missing.jsonl")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--json", good, missing, bad, dir}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 1, code)
+
+	var reps []fileReport
+	dec := json.NewDecoder(&stdout)
+	for dec.More() {
+		var r fileReport
+		require.NoError(t, dec.Decode(&r))
+		reps = append(reps, r)
+	}
+	require.Len(t, reps, 4, "one report per FILE")
+	for i, want := range []struct {
+		file  string
+		valid bool
+	}{{good, true}, {missing, false}, {bad, false}, {dir, false}} {
+		assert.Equal(t, want.file, reps[i].File)
+		assert.Equal(t, want.valid, reps[i].Valid, want.file)
+		assert.Equal(t, want.valid, len(reps[i].Findings) == 0, want.file)
+	}
+	assert.Contains(t, reps[1].Findings[0].Msg, "no such file")
+	assert.Equal(t, "reading "+dir+": read: is a directory", reps[3].Findings[0].Msg)
+	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	require.Len(t, lines, 2, stderr.String())
+	assert.Contains(t, lines[0], missing)
+	assert.Contains(t, lines[1], dir)
+}
