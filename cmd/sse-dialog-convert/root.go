@@ -71,25 +71,32 @@ Lines that are not JSON objects are skipped, counted and reported on stderr.
 
 Exit status: 0 ok; 1 failure (I/O, --strict findings, invalid dialog); 2 usage;
 128+N when stopped by signal N (the dialog then ends with status timeout).`,
-		Example: `  # live, in a benchmark container
+		Example: `  # live, in a pipe in the task container: entries reach $SSE_ARCHIVE/dialog.jsonl as the agent works
   claude -p "$PROMPT" --output-format stream-json --verbose | sse-dialog-convert --prompt "$PROMPT"
 
-  # a saved transcript
-  sse-dialog-convert transcript.jsonl -o dialog.jsonl
-
-  # mid-pipeline: keep the agent's output flowing
+  # the same mid-pipeline: the agent's output flows on, unchanged
   codex exec --json "$PROMPT" | sse-dialog-convert --tee | jq -c .
 
   # wrap the agent: live dialog, raw transcript, time limit, the agent's exit code
   sse-dialog-convert run --timeout 30m --prompt "$PROMPT" -- codex exec --json "$PROMPT"
 
-  # check a dialog against the protocol
+  # offline: one saved transcript, or many at once (one dialog each, in parallel)
+  sse-dialog-convert transcript.jsonl -o dialog.jsonl
+  sse-dialog-convert --out-dir dialogs/ runs/*/transcript.jsonl
+
+  # a transcript another process is still writing, until its final event
+  sse-dialog-convert --follow runs/live/transcript.jsonl -o runs/live/dialog.jsonl
+
+  # CI fixtures: byte-identical on any machine, then checked against the protocol
+  SOURCE_DATE_EPOCH=0 sse-dialog-convert --cwd /work transcript.jsonl -o dialog.jsonl
   sse-dialog-convert validate dialog.jsonl`,
 		Version:               buildVersion(),
 		SilenceUsage:          true,
 		SilenceErrors:         true,
 		DisableFlagsInUseLine: true,
 		Args:                  cobra.ArbitraryArgs,
+		// FILEs: without this, completion offers only the subcommands.
+		ValidArgsFunction: cobra.FixedCompletions(nil, cobra.ShellCompDirectiveDefault),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runConvert(opt, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// exampleCommands returns each invocation of the program in an Example
+// block, as arguments: comments skipped, quotes removed, cut at a pipe or &&.
+func exampleCommands(example string) [][]string {
+	var cmds [][]string
+	for _, line := range strings.Split(strings.ReplaceAll(example, "\\\n", " "), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		for _, part := range strings.Split(line, "|") {
+			part, _, _ = strings.Cut(part, "&&")
+			words := shellWords(part)
+			for i, w := range words {
+				if w == name {
+					cmds = append(cmds, words[i+1:])
+					break
+				}
+			}
+		}
+	}
+	return cmds
+}
+
+// shellWords splits s at blanks outside double quotes (all the examples use).
+func shellWords(s string) []string {
+	var words []string
+	var w strings.Builder
+	inWord, quoted := false, false
+	for _, c := range s {
+		switch {
+		case c == '"':
+			quoted, inWord = !quoted, true
+		case (c == ' ' || c == '\t') && !quoted:
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+			}
+			inWord = false
+		default:
+			w.WriteRune(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// TestHelpExamples: --help shows an example for each job in PRODUCT.md
+// ("Who uses it"), and every example parses: no unknown flag, no flag
+// without its value, no wrong subcommand.
+func TestHelpExamples(t *testing.T) {
+	root := newRootCmd(strings.NewReader(""), new(strings.Builder), new(strings.Builder))
+	for _, job := range []string{
+		"| sse-dialog-convert --prompt",            // live, in a pipe
+		"sse-dialog-convert run --timeout",         // wrapping the agent
+		"sse-dialog-convert transcript.jsonl -o",   // offline, one
+		"sse-dialog-convert --out-dir",             // offline, many
+		"sse-dialog-convert --follow",              // a growing transcript
+		"SOURCE_DATE_EPOCH=0 sse-dialog-convert",   // CI fixtures, reproducible
+		"sse-dialog-convert validate dialog.jsonl", // and checked
+		"| sse-dialog-convert --tee |",             // mid-pipeline
+	} {
+		assert.Contains(t, root.Example, job)
+	}
+	all := []*cobra.Command{root}
+	all = append(all, root.Commands()...)
+	n := 0
+	for _, c := range all {
+		for _, args := range exampleCommands(c.Example) {
+			n++
+			cmd, rest, err := root.Find(args)
+			require.NoError(t, err, "%q", args)
+			if c != root {
+				assert.Equal(t, c, cmd, "%q belongs to %s", args, c.Name())
+			}
+			assert.NoError(t, cmd.ParseFlags(rest), "%s example %q", c.Name(), args)
+		}
+	}
+	assert.GreaterOrEqual(t, n, 10, "examples found")
+}
+
+// TestCompletion: cobra's completion knows FILEs at the top level (not only
+// the subcommands), the flags of run and validate, and --format's values.
+func TestCompletion(t *testing.T) {
+	tests := []struct {
+		args      []string
+		want      []string // lines of the answer
+		directive string   // its last line
+	}{
+		{args: []string{""}, want: []string{"run\t", "validate\t"}, directive: ":0"}, // 0: files too
+		{args: []string{"run", "--t"}, want: []string{"--timeout\t", "--tee\t", "--transcript\t", "--task\t"}},
+		{args: []string{"run", "--li"}, want: []string{"--linger\t"}},
+		{args: []string{"validate", "--j"}, want: []string{"--json\t"}},
+		{args: []string{"validate", ""}, directive: ":0"},
+		{args: []string{"--format", ""}, want: []string{"auto", "claude", "codex"}, directive: ":4"},
+		{args: []string{"run", "--format", ""}, want: []string{"auto", "claude", "codex"}, directive: ":4"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr strings.Builder
+		code := run(append([]string{cobra.ShellCompRequestCmd}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+		require.Equal(t, 0, code, "%q: %s", tt.args, stderr.String())
+		lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+		for _, w := range tt.want {
+			found := false
+			for _, l := range lines {
+				found = found || strings.HasPrefix(l, w)
+			}
+			assert.True(t, found, "%q: no %q in\n%s", tt.args, w, stdout.String())
+		}
+		if tt.directive != "" {
+			assert.Equal(t, tt.directive, lines[len(lines)-1], "%q", tt.args)
+		}
+	}
+}
