@@ -73,13 +73,28 @@ func quiet(t *testing.T, ch <-chan string, d time.Duration) {
 	}
 }
 
-func TestReadsLinesAsTheyArriveAndStopsWhenIdle(t *testing.T) {
+// ended waits for the reading to end.
+func ended(t *testing.T, done <-chan error, what string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(waitFor):
+		t.Fatalf("%s did not end the reading", what)
+	}
+}
+
+// Lines come as they are written; half a line waits for its end. Nothing
+// here depends on how fast the machine is: the reading has no time limit
+// and ends by Stop.
+func TestReadsLinesAsTheyArrive(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	appendTo(t, path, "one\n")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	r := New(f, Options{Poll: 5 * time.Millisecond, Idle: 500 * time.Millisecond})
+	stop := make(chan struct{})
+	r := New(f, Options{Poll: 5 * time.Millisecond, Stop: stop})
 	got, done := lines(r)
 
 	assert.Equal(t, "one\n", next(t, got))
@@ -87,40 +102,62 @@ func TestReadsLinesAsTheyArriveAndStopsWhenIdle(t *testing.T) {
 	quiet(t, got, 50*time.Millisecond) // half a line waits for its end
 	appendTo(t, path, "o\n")
 	assert.Equal(t, "two\n", next(t, got))
-	appendTo(t, path, "cut")
+	close(stop)
+	ended(t, done, "Stop")
+	assert.Equal(t, Stopped, r.Why())
+}
 
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(waitFor):
-		t.Fatal("idle timeout did not end the reading")
-	}
+// After Idle without new data the reading ends, and a cut last line is
+// returned as it is.
+func TestStopsWhenIdle(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	appendTo(t, path, "one\ncut")
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	r := New(f, Options{Poll: 5 * time.Millisecond, Idle: 100 * time.Millisecond})
+	got, done := lines(r)
+	assert.Equal(t, "one\n", next(t, got))
+	ended(t, done, "the idle timeout")
 	assert.Equal(t, "cut", next(t, got), "the cut last line is returned at the end")
 	assert.Equal(t, Idle, r.Why())
 }
 
-func TestStopsWhenDoneAfterGrace(t *testing.T) {
+// Once Done says yes, the reading ends when the file has been quiet for
+// Grace.
+func TestStopsWhenDone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	appendTo(t, path, "a\n")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
 	var finished atomic.Bool
-	r := New(f, Options{Poll: 5 * time.Millisecond, Grace: 100 * time.Millisecond, Done: finished.Load})
+	r := New(f, Options{Poll: 5 * time.Millisecond, Grace: 10 * time.Millisecond, Done: finished.Load})
 	got, done := lines(r)
 	assert.Equal(t, "a\n", next(t, got))
 	quiet(t, got, 50*time.Millisecond) // not done: no idle limit, keeps waiting
-
 	finished.Store(true)
-	appendTo(t, path, "trailing\n") // written in the same burst as the end
-	assert.Equal(t, "trailing\n", next(t, got))
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(waitFor):
-		t.Fatal("Done did not end the reading")
-	}
+	ended(t, done, "Done")
 	assert.Equal(t, Done, r.Why())
+}
+
+// Within Grace after Done says yes, lines still come: those written in the
+// same burst as the end. (Grace is long here, and Stop ends the reading.)
+func TestGraceKeepsReadingAfterDone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	appendTo(t, path, "a\n")
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	stop := make(chan struct{})
+	r := New(f, Options{Poll: 5 * time.Millisecond, Grace: time.Hour, Done: func() bool { return true }, Stop: stop})
+	got, done := lines(r)
+	assert.Equal(t, "a\n", next(t, got))
+	appendTo(t, path, "trailing\n")
+	assert.Equal(t, "trailing\n", next(t, got))
+	close(stop)
+	ended(t, done, "Stop")
+	assert.Equal(t, Stopped, r.Why())
 }
 
 func TestStopsOnTruncation(t *testing.T) {
@@ -133,12 +170,7 @@ func TestStopsOnTruncation(t *testing.T) {
 	got, done := lines(r)
 	assert.Equal(t, "first line\n", next(t, got))
 	require.NoError(t, os.Truncate(path, 0))
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(waitFor):
-		t.Fatal("truncation did not end the reading")
-	}
+	ended(t, done, "truncation")
 	assert.Equal(t, Truncated, r.Why())
 }
 
@@ -152,12 +184,7 @@ func TestStop(t *testing.T) {
 	r := New(f, Options{Poll: time.Hour, Stop: stop}) // only Stop can end the wait
 	_, done := lines(r)
 	close(stop)
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(waitFor):
-		t.Fatal("Stop did not end the reading")
-	}
+	ended(t, done, "Stop")
 	assert.Equal(t, Stopped, r.Why())
 	n, err := r.Read(make([]byte, 8))
 	assert.Equal(t, 0, n)
