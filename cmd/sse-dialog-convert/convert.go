@@ -109,13 +109,28 @@ func parseClock(s string) (dialog.Clock, error) {
 	return dialog.FixedClock(t.UTC()), nil
 }
 
-// outputPath is where the dialog goes: -o, else $SSE_ARCHIVE, else the
-// protocol's default folder.
-func (o *convertOptions) outputPath() string {
-	if o.output != "" {
-		return o.output
+// check rejects what no conversion (run's included) can do, and returns
+// the formats --format allows.
+func (o *convertOptions) check() ([]convert.Format, error) {
+	if o.tee && o.output == "-" {
+		return nil, usagef("--tee and -o - would both write to stdout")
 	}
-	return filepath.Join(firstOf(os.Getenv("SSE_ARCHIVE"), "/tmp/sse-archive"), "dialog.jsonl")
+	fmts, ok := pickFormats(o.format)
+	if !ok {
+		return nil, usagef("unknown --format %q (want auto, claude or codex)", o.format)
+	}
+	return fmts, nil
+}
+
+// archivePath is where a file of the run goes by default: in $SSE_ARCHIVE,
+// else in the protocol's default folder.
+func archivePath(file string) string {
+	return filepath.Join(firstOf(os.Getenv("SSE_ARCHIVE"), "/tmp/sse-archive"), file)
+}
+
+// outputPath is where the dialog goes: -o, else the archive.
+func (o *convertOptions) outputPath() string {
+	return firstOf(o.output, archivePath("dialog.jsonl"))
 }
 
 // openOutput creates the dialog file (and its folder), or returns stdout for "-".
@@ -123,10 +138,8 @@ func openOutput(path string, stdout io.Writer) (io.Writer, func() error, error) 
 	if path == "-" {
 		return stdout, func() error { return nil }, nil
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, nil, fmt.Errorf("cannot create the dialog's folder: %w", err)
-		}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, fmt.Errorf("cannot create the dialog's folder: %w", err)
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -136,9 +149,9 @@ func openOutput(path string, stdout io.Writer) (io.Writer, func() error, error) 
 }
 
 func runConvert(o convertOptions, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fmts, ok := pickFormats(o.format)
-	if !ok {
-		return usagef("unknown --format %q (want auto, claude or codex)", o.format)
+	fmts, err := o.check()
+	if err != nil {
+		return err
 	}
 	if err := o.checkOffline(files); err != nil {
 		return err
@@ -147,9 +160,6 @@ func runConvert(o convertOptions, files []string, stdin io.Reader, stdout, stder
 		return runBatch(o, fmts, files, stderr)
 	}
 	path := o.outputPath()
-	if o.tee && path == "-" {
-		return usagef("--tee and -o - would both write to stdout")
-	}
 	wopt, err := o.writerOptions()
 	if err != nil {
 		return err

@@ -303,12 +303,14 @@ func TestTeeReaderGoneKeepsTheDialog(t *testing.T) {
 	assert.Equal(t, "complete:success", binKind(es[len(es)-1]))
 }
 
-// binStartMidRun starts the binPath and feeds it the start of a Claude run that
-// leaves a tool call open, then waits until the call is in the file.
-func binStartMidRun(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, string, *bytes.Buffer) {
+// binStartMidRun starts the binary (its stdout to stdout, nil for none) and
+// feeds it the start of a Claude run that leaves a tool call open, then
+// waits until the call is in the dialog file, whose path it returns.
+func binStartMidRun(t *testing.T, stdout io.Writer, args ...string) (*exec.Cmd, io.WriteCloser, string, *bytes.Buffer) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "dialog.jsonl")
 	cmd := exec.Command(binPath(t), append([]string{"-o", out}, args...)...)
+	cmd.Stdout = stdout
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	var stderr bytes.Buffer
@@ -329,7 +331,7 @@ func binStartMidRun(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, st
 func TestSignalsEndTheDialogWithTimeout(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(signalName(sig), func(t *testing.T) {
-			cmd, stdin, out, stderr := binStartMidRun(t)
+			cmd, stdin, out, stderr := binStartMidRun(t, nil)
 			defer stdin.Close()
 			require.NoError(t, cmd.Process.Signal(sig))
 			binWaitExit(t, cmd)
@@ -353,24 +355,8 @@ func TestSignalWhileTeeStalls(t *testing.T) {
 	r, w, err := os.Pipe()
 	require.NoError(t, err)
 	defer r.Close() // open, never read
-	cmd, stdin, out, stderr := func() (*exec.Cmd, io.WriteCloser, string, *bytes.Buffer) {
-		out := filepath.Join(t.TempDir(), "dialog.jsonl")
-		cmd := exec.Command(binPath(t), "--tee", "-o", out)
-		cmd.Stdout = w
-		stdin, err := cmd.StdinPipe()
-		require.NoError(t, err)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
-		t.Cleanup(func() { _ = cmd.Process.Kill() })
-		return cmd, stdin, out, &stderr
-	}()
+	cmd, stdin, out, stderr := binStartMidRun(t, w, "--tee")
 	require.NoError(t, w.Close())
-	for _, s := range binRuns["claude"][:3] {
-		_, err := io.WriteString(stdin, s.line+"\n")
-		require.NoError(t, err)
-	}
-	binWaitEntries(t, out, 3)
 	// More input than the pipe to the reader holds: the copy blocks.
 	go func() {
 		filler := strings.Repeat(`{"type":"stream_event","event":{}}`+"\n", 1<<16)

@@ -116,14 +116,11 @@ func envTimeout(s string) (time.Duration, error) {
 }
 
 func (o *runOptions) transcriptPath() string {
-	if o.transcript != "" {
-		return o.transcript
-	}
-	return filepath.Join(firstOf(os.Getenv("SSE_ARCHIVE"), "/tmp/sse-archive"), "transcript.jsonl")
+	return firstOf(o.transcript, archivePath("transcript.jsonl"))
 }
 
-// check rejects flag combinations that cannot work, before anything starts.
-func (o *runOptions) check(argv []string) error {
+// checkRun rejects flag combinations that cannot work, before anything starts.
+func (o *runOptions) checkRun(argv []string) error {
 	switch {
 	case len(argv) == 0:
 		return usagef("run needs a COMMAND (run [flags] -- COMMAND [ARG ...])")
@@ -135,8 +132,6 @@ func (o *runOptions) check(argv []string) error {
 		return usagef("--transcript and --no-transcript cannot both be given")
 	case o.timeout < 0 || o.grace < 0 || o.linger < 0:
 		return usagef("--timeout, --grace and --linger cannot be negative")
-	case o.tee && o.outputPath() == "-":
-		return usagef("--tee and -o - would both write to stdout")
 	case !o.noTranscript && o.outputPath() != "-" && sameFile(o.transcriptPath(), o.outputPath()):
 		return usagef("the transcript and the dialog would be the same file: %s", o.outputPath())
 	case !o.noTranscript && o.transcriptPath() == "-":
@@ -152,11 +147,11 @@ func sameFile(a, b string) bool {
 }
 
 func runRun(o runOptions, argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fmts, ok := pickFormats(o.format)
-	if !ok {
-		return usagef("unknown --format %q (want auto, claude or codex)", o.format)
+	fmts, err := o.check()
+	if err != nil {
+		return err
 	}
-	if err := o.check(argv); err != nil {
+	if err := o.checkRun(argv); err != nil {
 		return err
 	}
 	wopt, err := o.writerOptions()
