@@ -27,7 +27,7 @@ import (
 func (o *convertOptions) registerOffline(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.outDir, "out-dir", "", "convert each FILE into its own dialog in `DIR`, named FILE's base name without .gz, .jsonl, .ndjson or .json plus .dialog.jsonl")
-	f.IntVarP(&o.jobs, "jobs", "j", 0, "with --out-dir, convert `N` files at a time (default the number of CPUs)")
+	f.IntVarP(&o.jobs, "jobs", "j", 0, "with --out-dir, convert `N` files at a time (0: the number of CPUs)")
 	f.BoolVar(&o.follow, "follow", false, "convert FILE while another process writes it, until its final event, --idle-timeout or a signal")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", 5*time.Minute, "with --follow, stop after `DURATION` without new data (0: never)")
 }
@@ -43,7 +43,7 @@ func (o *convertOptions) checkOffline(files []string) error {
 	case (o.outDir != "" || o.follow) && o.tee:
 		return usagef("--tee works only for one live stream, not with --out-dir or --follow")
 	case o.jobs < 0:
-		return usagef("--jobs must be at least 1")
+		return usagef("--jobs cannot be negative (0: the number of CPUs)")
 	case o.idleTimeout < 0:
 		return usagef("--idle-timeout cannot be negative")
 	case o.follow && (len(files) != 1 || files[0] == "-"):

@@ -49,7 +49,7 @@ func (o *convertOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.promptFile, "prompt-file", "", "read the prompt from `FILE`")
 	f.BoolVar(&o.tee, "tee", false, "copy the input to stdout unchanged, line by line")
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any input line was skipped as broken")
-	f.IntVar(&o.maxText, "max-text", dialog.DefaultMaxText, "cut tool results, errors and args strings to `BYTES` with a marker (-1: no cap)")
+	f.IntVar(&o.maxText, "max-text", dialog.DefaultMaxText, "cut tool results, errors and args strings to `BYTES` with a marker (0 or -1: no cap)")
 	f.StringVar(&o.clock, "clock", "", "pin the converter's clock to `TIME` (RFC 3339 or Unix seconds; default $SOURCE_DATE_EPOCH)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"auto", "claude", "codex"}, cobra.ShellCompDirectiveNoFileComp))
 }

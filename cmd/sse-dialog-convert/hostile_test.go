@@ -384,6 +384,7 @@ func TestMaxTextFlag(t *testing.T) {
 		{nil, result[:16384] + " … [13616 more bytes cut]"},
 		{[]string{"--max-text", "10"}, "0123456789 … [29990 more bytes cut]"},
 		{[]string{"--max-text", "-1"}, result},
+		{[]string{"--max-text", "0"}, result}, // a cap of nothing would help no one
 		{[]string{"--max-text", "30000"}, result},
 	}
 	for _, tt := range tests {
