@@ -5,7 +5,9 @@
 #   STDIN_COPY  copy our standard input there first
 #   GATE        a fifo: before each line after the first, wait for a line on it
 #   HANG        after the stream, instead of exiting: "yes" waits on a child
-#               forever; "stubborn" does the same but ignores SIGTERM
+#               forever; "stubborn" does the same, and ignores SIGTERM from
+#               the start (so a stop cannot catch it before the trap is set)
+[ "$HANG" = stubborn ] && trap '' TERM
 [ -n "$PIDFILE" ] && echo $$ > "$PIDFILE.tmp" && mv "$PIDFILE.tmp" "$PIDFILE"
 [ -n "$STDIN_COPY" ] && cat > "$STDIN_COPY"
 echo "replay: starting" >&2
@@ -21,6 +23,6 @@ while IFS= read -r line || [ -n "$line" ]; do
 done < "$1"
 case "$HANG" in
 yes) sleep 600 & wait ;;
-stubborn) trap '' TERM; sleep 600 & wait; wait ;;
+stubborn) sleep 600 & wait; wait ;;
 esac
 exit "${2:-0}"
