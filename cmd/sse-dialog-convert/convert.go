@@ -135,17 +135,28 @@ func (o *convertOptions) outputPath() string {
 
 // openOutput creates the dialog file (and its folder), or returns stdout for "-".
 func openOutput(path string, stdout io.Writer) (io.Writer, func() error, error) {
-	if path == "-" {
-		return stdout, func() error { return nil }, nil
+	var dst io.Writer = stdout
+	closeDst := func() error { return nil }
+	if path != "-" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, nil, fmt.Errorf("cannot create the dialog's folder: %w", err)
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot write the dialog: %w", err)
+		}
+		dst, closeDst = f, f.Close
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, nil, fmt.Errorf("cannot create the dialog's folder: %w", err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot write the dialog: %w", err)
-	}
-	return f, f.Close, nil
+	// Entries are written on a goroutine of their own, one write each, while
+	// conversion goes on; closing writes what is pending.
+	out := convert.NewOutput(dst)
+	return out, func() error {
+		err := out.Close()
+		if cerr := closeDst(); err == nil {
+			return cerr
+		}
+		return &convert.OutputError{Err: err}
+	}, nil
 }
 
 func runConvert(o convertOptions, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -202,10 +213,10 @@ func runConvert(o convertOptions, files []string, stdin io.Reader, stdout, stder
 			err = &exitError{128 + signalNumber(sig)}
 		}
 	}
-	if cerr := closeOut(); cerr != nil && err == nil {
-		err = cerr
-	}
 	var oe *convert.OutputError
+	if cerr := closeOut(); cerr != nil && (err == nil || !errors.As(err, &oe)) {
+		err = cerr // a dialog that could not be written outweighs how the run ended
+	}
 	if errors.As(err, &oe) || errors.As(feedErr, &oe) {
 		return fmt.Errorf("writing the dialog to %s: %w", displayPath(path), unwrapPath(oe.Err))
 	}

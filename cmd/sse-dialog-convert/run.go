@@ -192,7 +192,7 @@ func runRun(o runOptions, argv []string, stdin io.Reader, stdout, stderr io.Writ
 	finish := func(ending *dialog.Ending, code int) error {
 		err := conv.Close(ending)
 		if cerr := closeOut(); cerr != nil && err == nil {
-			err = cerr
+			err = cerr // what was pending could not be written
 		}
 		if err != nil {
 			var oe *convert.OutputError
