@@ -27,7 +27,10 @@ const (
 // check validates b, one JSON value with optional white space around it.
 func (c *checker) check(b []byte, maxDepth int) verdict {
 	c.stack = c.stack[:0]
-	clean := true
+	// Outside strings valid JSON is ASCII, so the UTF-8 of its strings is
+	// that of the whole record: one fast pass, and the scan below passes
+	// over non-ASCII bytes without decoding them.
+	clean := utf8.Valid(b)
 	i := skipWS(b, 0)
 	for {
 		// A value starts at i.
@@ -191,9 +194,9 @@ func digits(b []byte, i int) int {
 }
 
 // scanString reads the string literal at i (b[i] is '"') and returns the
-// index after its closing quote. clean is false when the string holds
-// invalid UTF-8 or a surrogate escape without its pair: valid JSON, but not
-// to be copied into a dialog unrepaired.
+// index after its closing quote. clean is false when the string holds a
+// surrogate escape without its pair: valid JSON, but not to be copied into
+// a dialog unrepaired. (UTF-8 is checked by check, for the whole record.)
 func scanString(b []byte, i int) (end int, ok, clean bool) {
 	clean = true
 	i++
@@ -229,14 +232,8 @@ func scanString(b []byte, i int) (end int, ok, clean bool) {
 			default:
 				return i, false, clean
 			}
-		case c < 0x20:
+		default: // a control character
 			return i, false, clean
-		default:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				clean = false
-			}
-			i += size
 		}
 	}
 }
@@ -264,25 +261,25 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // stringRun returns the length of the run at the start of b that a string
-// scan can pass over: printable ASCII other than '"' and '\'. Eight bytes
-// are tested at a time; most of a tool's output is such runs.
+// scan can pass over: anything but a control character, '"' or '\'. Eight
+// bytes are tested at a time; most of a tool's output is such runs.
 func stringRun(b []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		control := (x - ones*0x20) &^ x // a byte below 0x20 sets its high bit here
+		control := (x - ones*0x20) &^ x & highs // a byte below 0x20 sets its high bit here (bytes of 0x80 and up never do)
 		q := x ^ (ones * '"')
 		quote := (q - ones) &^ q // a zero byte (a quote in x) sets its high bit
 		bs := x ^ (ones * '\\')
 		backslash := (bs - ones) &^ bs
-		if m := (x | control | quote | backslash) & highs; m != 0 {
+		if m := (control | quote | backslash) & highs; m != 0 {
 			// Borrows only run upwards, so the lowest flag marks the first such byte.
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+		if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
 			break
 		}
 	}
