@@ -284,3 +284,20 @@ func walk(t *testing.T, raw string, depth int) {
 		walk(t, e.Value, depth+1)
 	}
 }
+
+// TestWalkAllocatesNothing: the iterators Members and Elements return stay
+// on the caller's stack (they are pointers only so that a for clause does
+// not copy them on each iteration).
+func TestWalkAllocatesNothing(t *testing.T) {
+	line := `{"type":"assistant","message":{"content":[{"type":"text","text":"a"},{"type":"tool_use","input":{"x":[1,2]}}]}}`
+	n := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		for m := Members(line); m.Next(); {
+			for e := Elements(Get(m.Value, "content")); e.Next(); {
+				n += len(Get(e.Value, "type"))
+			}
+		}
+	})
+	assert.Zero(t, allocs)
+	assert.Positive(t, n)
+}
