@@ -27,10 +27,7 @@ const (
 // check validates b, one JSON value with optional white space around it.
 func (c *checker) check(b []byte, maxDepth int) verdict {
 	c.stack = c.stack[:0]
-	// Outside strings valid JSON is ASCII, so the UTF-8 of its strings is
-	// that of the whole record: one fast pass, and the scan below passes
-	// over non-ASCII bytes without decoding them.
-	clean := utf8.Valid(b)
+	clean := true
 	i := skipWS(b, 0)
 	for {
 		// A value starts at i.
@@ -194,9 +191,9 @@ func digits(b []byte, i int) int {
 }
 
 // scanString reads the string literal at i (b[i] is '"') and returns the
-// index after its closing quote. clean is false when the string holds a
-// surrogate escape without its pair: valid JSON, but not to be copied into
-// a dialog unrepaired. (UTF-8 is checked by check, for the whole record.)
+// index after its closing quote. clean is false when the string holds
+// invalid UTF-8 or a surrogate escape without its pair: valid JSON, but not
+// to be copied into a dialog unrepaired.
 func scanString(b []byte, i int) (end int, ok, clean bool) {
 	clean = true
 	i++
@@ -232,8 +229,15 @@ func scanString(b []byte, i int) (end int, ok, clean bool) {
 			default:
 				return i, false, clean
 			}
-		default: // a control character
+		case c < 0x20:
 			return i, false, clean
+		default:
+			size := utf8Seq(b[i:])
+			if size == 0 {
+				clean = false
+				size = 1
+			}
+			i += size
 		}
 	}
 }
@@ -261,27 +265,59 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // stringRun returns the length of the run at the start of b that a string
-// scan can pass over: anything but a control character, '"' or '\'. Eight
-// bytes are tested at a time; most of a tool's output is such runs.
+// scan can pass over: printable ASCII other than '"' and '\'. Eight bytes
+// are tested at a time; most of a tool's output is such runs.
 func stringRun(b []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		control := (x - ones*0x20) &^ x & highs // a byte below 0x20 sets its high bit here (bytes of 0x80 and up never do)
+		control := (x - ones*0x20) &^ x // a byte below 0x20 sets its high bit here
 		q := x ^ (ones * '"')
 		quote := (q - ones) &^ q // a zero byte (a quote in x) sets its high bit
 		bs := x ^ (ones * '\\')
 		backslash := (bs - ones) &^ bs
-		if m := (control | quote | backslash) & highs; m != 0 {
+		if m := (x | control | quote | backslash) & highs; m != 0 {
 			// Borrows only run upwards, so the lowest flag marks the first such byte.
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
+		if c := b[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
 			break
 		}
 	}
 	return i
+}
+
+// utf8Seq returns the length of the valid UTF-8 sequence at the start of b
+// (which starts with a byte of 0x80 or more), or 0 if there is none. It is
+// utf8.DecodeRune's validity test without the decoding, inlined for speed:
+// non-ASCII text (box drawing, accents, CJK) comes a character at a time.
+func utf8Seq(b []byte) int {
+	c := b[0]
+	cont := func(i int) bool { return i < len(b) && b[i]&0xc0 == 0x80 }
+	switch {
+	case c >= 0xc2 && c <= 0xdf:
+		if cont(1) {
+			return 2
+		}
+	case c >= 0xe0 && c <= 0xef:
+		if len(b) < 3 || !cont(1) || !cont(2) {
+			return 0
+		}
+		if (c == 0xe0 && b[1] < 0xa0) || (c == 0xed && b[1] > 0x9f) { // overlong, surrogate
+			return 0
+		}
+		return 3
+	case c >= 0xf0 && c <= 0xf4:
+		if len(b) < 4 || !cont(1) || !cont(2) || !cont(3) {
+			return 0
+		}
+		if (c == 0xf0 && b[1] < 0x90) || (c == 0xf4 && b[1] > 0x8f) { // overlong, past U+10FFFF
+			return 0
+		}
+		return 4
+	}
+	return 0
 }

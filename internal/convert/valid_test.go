@@ -109,3 +109,22 @@ func cleanSlow(b []byte) bool {
 	}
 	return true
 }
+
+func FuzzUTF8Seq(f *testing.F) {
+	for _, s := range []string{"é", "€", "😀", "\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe0\x80\xaf", "\xf0\x8f\xbf\xbf", "\xc3"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] < utf8.RuneSelf {
+			return
+		}
+		r, size := utf8.DecodeRune(b)
+		want := size
+		if r == utf8.RuneError && size == 1 {
+			want = 0
+		}
+		if got := utf8Seq(b); got != want {
+			t.Fatalf("utf8Seq(%q) = %d, want %d", b, got, want)
+		}
+	})
+}
