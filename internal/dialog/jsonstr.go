@@ -8,9 +8,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
-)
 
-const hexDigits = "0123456789abcdef"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
+)
 
 // appendString appends s as a JSON string literal. Invalid UTF-8 becomes U+FFFD
 // (the web UI's daemon rejects the whole file on one bad byte), and nothing is
@@ -24,42 +24,7 @@ func appendString(dst []byte, s string, limit int) []byte {
 		s = s[:end]
 	}
 	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\ufffd"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
+	dst = jsonraw.AppendEscaped(dst, s)
 	if cut > 0 {
 		dst = appendCutMarker(dst, cut)
 	}
@@ -408,22 +373,9 @@ func appendRawValue(dst []byte, raw string, limit int, trusted bool) []byte {
 		case ' ', '\t', '\n', '\r':
 			i++
 		case '"':
-			j := i + 1
-			for j < len(raw) {
-				if raw[j] == '\\' {
-					j += 2
-					continue
-				}
-				if raw[j] == '"' {
-					break
-				}
-				j++
-			}
-			if j >= len(raw) {
-				j = len(raw) - 1
-			}
-			dst = appendRawString(dst, raw[i:j+1], valueLimit(raw[j+1:], limit), trusted)
-			i = j + 1
+			end := jsonraw.StringEnd(raw, i)
+			dst = appendRawString(dst, raw[i:end], valueLimit(raw[end:], limit), trusted)
+			i = end
 		default:
 			dst = append(dst, c)
 			i++

@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -359,7 +360,7 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 		b = append(b, `,"reason":`...)
 		b = appendString(b, s.Reason, -1)
 	}
-	if s.HasCost {
+	if s.HasCost && !math.IsInf(s.CostUSD, 0) && !math.IsNaN(s.CostUSD) { // JSON has no Inf or NaN
 		b = append(b, `,"cost_usd":`...)
 		b = strconv.AppendFloat(b, s.CostUSD, 'f', -1, 64)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -368,3 +369,13 @@ func TestWriterTrustCoversOnlyTheRecordsMemory(t *testing.T) {
 }
 
 func unsafeView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+func TestWriterDropsACostJSONCannotHold(t *testing.T) {
+	for _, cost := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+		var out bytes.Buffer
+		w := NewWriter(&out, Options{Clock: pinned})
+		require.NoError(t, w.Close(Summary{Status: StatusSuccess, HasCost: true, CostUSD: cost}, nil))
+		es := entries(t, out.Bytes())
+		assert.NotContains(t, es[1], "cost_usd")
+	}
+}

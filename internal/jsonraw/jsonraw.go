@@ -272,6 +272,10 @@ func skipString(s string, i int) int {
 	}
 }
 
+// StringEnd returns the index just past the string literal that starts at
+// s[i] (a quote), or len(s) if it does not end.
+func StringEnd(s string, i int) int { return skipString(s, i) }
+
 // skipValue returns the index just past the value that starts at s[i]: i
 // itself where no value starts.
 func skipValue(s string, i int) int {
