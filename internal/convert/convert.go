@@ -192,7 +192,7 @@ const batchesInFlight = 2
 
 // batchBytes is the size at which a batch is handed over even when more
 // input is buffered.
-const batchBytes = 256 << 10
+const batchBytes = 1 << 20
 
 // ownLine is the size from which a record is not copied into a batch: its
 // buffer is handed over whole, so a huge line exists once in memory.

@@ -384,6 +384,28 @@ func appendRawValue(dst []byte, raw string, limit int, trusted bool) []byte {
 	return dst
 }
 
+// oneBalancedValue reports whether raw, a slice of valid JSON starting with
+// a bracket, is one whole value: its brackets balance exactly at its end.
+func oneBalancedValue(raw string) bool {
+	depth := 0
+	for i := 0; i < len(raw); {
+		switch raw[i] {
+		case '"':
+			i = jsonraw.StringEnd(raw, i)
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i == len(raw)-1
+			}
+		}
+		i++
+	}
+	return false
+}
+
 // valueLimit is the cap for a string in a JSON value, given what follows it:
 // values are capped, object keys never (two long keys cut alike would
 // become one).

@@ -274,7 +274,7 @@ func (w *Writer) ToolStart(c ToolCall) {
 
 	b := w.begin("tool")
 	b = appendToolHead(b, t, "running")
-	if args := strings.TrimSpace(c.Args); args != "" && gjson.Valid(args) {
+	if args := strings.TrimSpace(c.Args); args != "" && w.validArgs(args) {
 		b = append(b, `,"args":`...)
 		if args[0] == '{' {
 			b = appendRawValue(b, args, w.opt.MaxText, w.inTrusted(args))
@@ -286,6 +286,16 @@ func (w *Writer) ToolStart(c ToolCall) {
 	}
 	b = appendParentID(b, t.parent)
 	w.finish(b)
+}
+
+// validArgs reports whether args is one JSON value. An object or array
+// that lies in the checked record (see Trust) needs only to be one balanced
+// value there; anything else is validated in full.
+func (w *Writer) validArgs(args string) bool {
+	if (args[0] == '{' || args[0] == '[') && w.inTrusted(args) {
+		return oneBalancedValue(args)
+	}
+	return gjson.Valid(args)
 }
 
 // ToolEnd writes the result of a tool call. A result whose id matches no

@@ -379,3 +379,28 @@ func TestWriterDropsACostJSONCannotHold(t *testing.T) {
 		assert.NotContains(t, es[1], "cost_usd")
 	}
 }
+
+func TestWriterChecksArgsInATrustedRecord(t *testing.T) {
+	rec := []byte(`{"input":{"a":"}{","b":[1,{"c":2}]},"x":1}`)
+	for _, tt := range []struct {
+		args string // a slice of rec, as an adapter would pass it
+		want bool   // written as args
+	}{
+		{`{"a":"}{","b":[1,{"c":2}]}`, true},
+		{`{"a":"}{","b":[1,{"c":2}]},"x":1`, false}, // runs past the value
+		{`{"a":"}{","b":[1,{"c":2}]`, false},        // stops inside it
+		{`[1,{"c":2}]`, true},
+	} {
+		var out bytes.Buffer
+		w := NewWriter(&out, Options{Clock: pinned})
+		w.BeginLine()
+		w.Trust(rec)
+		i := bytes.Index(rec, []byte(tt.args))
+		require.GreaterOrEqual(t, i, 0)
+		w.ToolStart(ToolCall{ID: "t", Name: "n", Args: unsafeView(rec[i : i+len(tt.args)])})
+		require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+		es := entries(t, out.Bytes())
+		_, has := es[1]["args"]
+		assert.Equal(t, tt.want, has, tt.args)
+	}
+}
