@@ -147,6 +147,14 @@ func rawCut(b string, limit int) (end int, ok bool) {
 		n += width
 		i += size
 	}
+	// A stray byte just past the cut is taken for part of a character by
+	// the decoding path's cutPoint, which then cuts earlier: leave it that
+	// path, so both cut alike.
+	if i < len(b) && b[i] >= utf8.RuneSelf {
+		if r, k := utf8.DecodeRuneInString(b[i:]); r == utf8.RuneError && k == 1 {
+			return 0, false
+		}
+	}
 	return i, true
 }
 
