@@ -25,10 +25,19 @@ golden:
 	go test ./... -update
 	git status --short -- testdata '*/testdata'
 
+# fuzz: every fuzz target for FUZZTIME each (-fuzz takes one target of one
+# package at a time). Minimising is capped: uncapped, workers spend up to a
+# minute on each new input and report 0 execs/sec meanwhile.
+FUZZ_TARGETS := internal/claude:FuzzClaude internal/codex:FuzzCodex \
+	internal/convert:FuzzPipeline internal/convert:FuzzChecker internal/convert:FuzzUTF8Seq \
+	internal/dialog:FuzzWriter internal/dialog:FuzzRawString internal/dialog:FuzzPlainRun \
+	internal/jsonraw:FuzzMembers internal/jsonraw:FuzzInvalid internal/jsonraw:FuzzAppendEscaped
 fuzz:
-	go test -run '^$$' -fuzz '^FuzzClaude$$' -fuzztime $(FUZZTIME) ./internal/claude
-	go test -run '^$$' -fuzz '^FuzzCodex$$' -fuzztime $(FUZZTIME) ./internal/codex
-	go test -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) ./internal/convert
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "go test -run '^$$' -fuzz '^$$name$$' -fuzztime $(FUZZTIME) ./$$pkg"; \
+		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 3s ./$$pkg || exit 1; \
+	done
 
 # bench: Go benchmarks (adapters, pipeline, ValidBytes floor; BENCHTIME per
 # benchmark), then the built binary against the yardsticks of
