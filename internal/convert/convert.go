@@ -129,6 +129,10 @@ func (e *OutputError) Unwrap() error { return e.Err }
 // in batches; a batch is handed over as soon as the input has nothing more
 // buffered, so a live stream's entries are written the moment its line
 // arrives.
+//
+// When Feed returns early (the dialog was closed, or cannot be written), its
+// reading goroutine may still be blocked in r.Read; it stops at its next
+// record. A caller that needs r back must wait for that Read to return.
 func (c *Converter) Feed(r io.Reader, name string) error {
 	c.mu.Lock()
 	linesBefore := c.stats.Lines
