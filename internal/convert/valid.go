@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // checker validates records: JSON syntax (RFC 8259, as encoding/json.Valid),
@@ -213,14 +215,14 @@ func scanString(b []byte, i int) (end int, ok, clean bool) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				r, ok := hex4(b[i:])
+				r, ok := jsonraw.EscapedUnit(jsonraw.View(b[i:]))
 				if !ok {
 					return i, false, clean
 				}
 				i += 6
 				if r >= 0xd800 && r < 0xe000 {
 					// A high surrogate followed by a low one is a pair; anything else is lone.
-					if r2, ok := hex4(b[i:]); r < 0xdc00 && ok && r2 >= 0xdc00 && r2 < 0xe000 {
+					if r2, ok := jsonraw.EscapedUnit(jsonraw.View(b[i:])); r < 0xdc00 && ok && r2 >= 0xdc00 && r2 < 0xe000 {
 						i += 6
 					} else {
 						clean = false
@@ -240,28 +242,6 @@ func scanString(b []byte, i int) (end int, ok, clean bool) {
 			i += size
 		}
 	}
-}
-
-// hex4 reads the four hex digits of a \u escape at the start of b.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[2:6] {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // stringRun returns the length of the run at the start of b that a string

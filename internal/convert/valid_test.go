@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -90,9 +91,9 @@ func cleanSlow(b []byte) bool {
 		case b[i] == '"':
 			inStr = false
 		case b[i] == '\\' && b[i+1] == 'u':
-			r, _ := hex4(b[i:])
+			r, _ := hexSlow(b[i+2:])
 			if r >= 0xd800 && r < 0xdc00 {
-				r2, ok := hex4(b[i+6:])
+				r2, ok := hexAfterEscape(b[i+6:])
 				if !ok || r2 < 0xdc00 || r2 >= 0xe000 {
 					return false
 				}
@@ -127,4 +128,21 @@ func FuzzUTF8Seq(f *testing.F) {
 			t.Fatalf("utf8Seq(%q) = %d, want %d", b, got, want)
 		}
 	})
+}
+
+// hexSlow reads four hex digits with strconv, independently of the checker.
+func hexSlow(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 32)
+	return rune(n), err == nil
+}
+
+// hexAfterEscape reads a following \uXXXX escape.
+func hexAfterEscape(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	return hexSlow(b[2:])
 }

@@ -258,7 +258,7 @@ func plainRun(s string) int {
 // start of s. A lone surrogate gives utf8.RuneError. n is 0 when s holds no
 // complete escape.
 func readEscapedRune(s string) (r rune, n int) {
-	r1, ok := hex4(s)
+	r1, ok := jsonraw.EscapedUnit(s)
 	if !ok {
 		return 0, 0
 	}
@@ -266,32 +266,11 @@ func readEscapedRune(s string) (r rune, n int) {
 		return r1, 6
 	}
 	if r1 < 0xdc00 {
-		if r2, ok := hex4(s[6:]); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+		if r2, ok := jsonraw.EscapedUnit(s[6:]); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
 			return utf16.DecodeRune(r1, r2), 12
 		}
 	}
 	return utf8.RuneError, 6
-}
-
-func hex4(s string) (rune, bool) {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return 0, false
-	}
-	var r rune
-	for _, c := range []byte(s[2:6]) {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // unescape decodes the body of a JSON string literal. Lone surrogates become

@@ -272,6 +272,28 @@ func skipString(s string, i int) int {
 	}
 }
 
+// EscapedUnit reads the \uXXXX escape at the start of s and returns the
+// UTF-16 code unit it stands for; ok is false when s does not start with one.
+func EscapedUnit(s string) (r rune, ok bool) {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return 0, false
+	}
+	for _, c := range []byte(s[2:6]) {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
 // StringEnd returns the index just past the string literal that starts at
 // s[i] (a quote), or len(s) if it does not end.
 func StringEnd(s string, i int) int { return skipString(s, i) }
