@@ -170,6 +170,10 @@ type batch struct {
 	fmts   []convert.Format
 	wopt   dialog.Options
 	strict bool
+	// pipelineAfter is convert.Options.PipelineAfter: with several files
+	// at a time the cores are taken by files, and a reading goroutine per
+	// file would only compete with them.
+	pipelineAfter int64
 
 	mu        sync.Mutex
 	stopped   os.Signal     // set on a signal: no new file starts
@@ -182,6 +186,15 @@ type batch struct {
 // write their dialogs. Only an input that blocks (a FIFO with no writer)
 // takes longer; it is abandoned.
 const stopWait = 3 * time.Second
+
+// pipelineAfter keeps each file on one goroutine when files convert in
+// parallel; one file at a time may use a second core when it is large.
+func pipelineAfter(jobs int) int64 {
+	if jobs > 1 {
+		return -1
+	}
+	return 0
+}
 
 // runBatch converts every file into its own dialog in o.outDir, jobs at a
 // time, and goes on past files that fail.
@@ -199,7 +212,7 @@ func runBatch(o convertOptions, fmts []convert.Format, files []string, stderr io
 	}
 	jobs = min(jobs, len(files))
 
-	b := &batch{fmts: fmts, wopt: wopt, strict: o.strict, stopCh: make(chan struct{}), active: make(map[*convert.Converter]string)}
+	b := &batch{fmts: fmts, wopt: wopt, strict: o.strict, pipelineAfter: pipelineAfter(jobs), stopCh: make(chan struct{}), active: make(map[*convert.Converter]string)}
 	names := dialogNames(files)
 	inputs := make(map[string]string, len(files)) // absolute path → as given, to never overwrite an input
 	for _, f := range files {
@@ -371,7 +384,7 @@ func (b *batch) convertFile(in, out string, res *fileResult) bool {
 	// one write per entry would cost a system call each.
 	bw := bufio.NewWriterSize(f, 64<<10)
 	w := dialog.NewWriter(bw, b.wopt)
-	conv := convert.New(w, convert.Options{Formats: b.fmts, Stderr: &res.diag})
+	conv := convert.New(w, convert.Options{Formats: b.fmts, Stderr: &res.diag, PipelineAfter: b.pipelineAfter})
 	if !b.begin(conv, tmp) {
 		f.Close()
 		os.Remove(tmp)

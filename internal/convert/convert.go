@@ -75,6 +75,8 @@ type Converter struct {
 	held    [][]byte
 	heldLen int
 	closed  bool
+
+	pipelineAfter int64
 }
 
 // Options configure a Converter.
@@ -86,11 +88,24 @@ type Options struct {
 	Stderr io.Writer
 	// Tee, when set, receives every input byte unchanged as it is read.
 	Tee io.Writer
+	// PipelineAfter is how many bytes Feed reads and converts on its
+	// caller's goroutine before a second goroutine takes over reading and
+	// validating while the caller's converts: 0 means DefaultPipelineAfter,
+	// < 0 never (for callers that run many conversions at once).
+	PipelineAfter int64
 }
+
+// DefaultPipelineAfter keeps most transcripts, which are small, on one
+// goroutine, which costs nothing to set up; a long stream or a large file
+// gets both cores.
+const DefaultPipelineAfter = 4 << 20
 
 // New returns a Converter writing to w.
 func New(w *dialog.Writer, opt Options) *Converter {
-	c := &Converter{w: w, formats: opt.Formats, stderr: opt.Stderr, tee: opt.Tee}
+	c := &Converter{w: w, formats: opt.Formats, stderr: opt.Stderr, tee: opt.Tee, pipelineAfter: opt.PipelineAfter}
+	if c.pipelineAfter == 0 {
+		c.pipelineAfter = DefaultPipelineAfter
+	}
 	if c.stderr == nil {
 		c.stderr = io.Discard
 	}
@@ -135,9 +150,14 @@ func (e *OutputError) Unwrap() error { return e.Err }
 // record. A caller that needs r back must wait for that Read to return.
 func (c *Converter) Feed(r io.Reader, name string) error {
 	c.mu.Lock()
-	linesBefore := c.stats.Lines
-	teeing := c.tee != nil && c.teeErr == nil
+	f := feed{c: c, name: name, linesBefore: c.stats.Lines, teeing: c.tee != nil && c.teeErr == nil}
 	c.mu.Unlock()
+	rr := newRecordReader(r)
+
+	// See Options.PipelineAfter.
+	if done, err := f.sequential(rr, c.pipelineAfter); done {
+		return err
+	}
 
 	full := make(chan *batch, batchesInFlight)
 	free := make(chan *batch, batchesInFlight+1)
@@ -146,35 +166,12 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 	}
 	stop := make(chan struct{})
 	defer close(stop) // a reader still waiting for input exits when it returns
-	go c.readBatches(r, teeing, free, full, stop)
+	go f.readBatches(rr, free, full, stop)
 
-	reported, bad := 0, 0
 	for b := range full {
 		for i := range b.recs {
-			rec := &b.recs[i]
-			c.mu.Lock()
-			c.stats.Lines = linesBefore + rec.lines
-			if c.closed {
-				c.mu.Unlock()
-				return nil
-			}
-			problem := rec.problem
-			if problem != "" {
-				c.stats.Bad++
-			} else {
-				problem = c.record(b.data(rec), rec.clean)
-			}
-			werr := c.w.Err()
-			c.mu.Unlock()
-			if problem != "" {
-				bad++
-				if reported < maxReports {
-					reported++
-					fmt.Fprintf(c.stderr, "%s:%d: %s\n", name, rec.line, problem)
-				}
-			}
-			if werr != nil {
-				return &OutputError{werr}
+			if done, err := f.convert(&b.recs[i], b.data(&b.recs[i])); done {
+				return err
 			}
 		}
 		if b.err != nil {
@@ -183,10 +180,97 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 		b.reset()
 		free <- b
 	}
-	if bad > reported {
-		fmt.Fprintf(c.stderr, "%s: %d more bad lines skipped (%d in all)\n", name, bad-reported, bad)
-	}
+	f.summarise()
 	return nil
+}
+
+// feed is one call of Feed: its input's name, counts and --tee state.
+type feed struct {
+	c             *Converter
+	name          string
+	linesBefore   int
+	teeing        bool    // touched only by the goroutine that reads
+	chk           checker // likewise
+	reported, bad int
+}
+
+// sequential reads, checks and converts records on the caller's goroutine
+// until the input ends or more than limit bytes were read (limit < 0: no
+// limit). done says the feed is over, with err its result.
+func (f *feed) sequential(rr *recordReader, limit int64) (done bool, err error) {
+	var rec record
+	for limit < 0 || rr.read <= limit {
+		err := rr.next(&rec)
+		if errors.Is(err, io.EOF) {
+			f.summarise()
+			return true, nil
+		}
+		if err != nil {
+			return true, err
+		}
+		f.tee(rec.raw)
+		br := batchRecord{line: rec.line, lines: rr.line, owner: -1}
+		br.problem, br.clean = f.chk.problem(rec.data)
+		if done, err := f.convert(&br, rec.data); done {
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+// convert converts one checked record and reports what was wrong with it.
+// done is true when the feed must stop: the dialog was closed, or cannot
+// be written (err).
+func (f *feed) convert(rec *batchRecord, data []byte) (done bool, err error) {
+	c := f.c
+	c.mu.Lock()
+	c.stats.Lines = f.linesBefore + rec.lines
+	if c.closed {
+		c.mu.Unlock()
+		return true, nil
+	}
+	problem := rec.problem
+	if problem != "" {
+		c.stats.Bad++
+	} else {
+		problem = c.record(data, rec.clean)
+	}
+	werr := c.w.Err()
+	c.mu.Unlock()
+	if problem != "" {
+		f.bad++
+		if f.reported < maxReports {
+			f.reported++
+			fmt.Fprintf(c.stderr, "%s:%d: %s\n", f.name, rec.line, problem)
+		}
+	}
+	if werr != nil {
+		return true, &OutputError{werr}
+	}
+	return false, nil
+}
+
+// summarise reports the bad records that were not reported one by one.
+func (f *feed) summarise() {
+	if f.bad > f.reported {
+		fmt.Fprintf(f.c.stderr, "%s: %d more bad lines skipped (%d in all)\n", f.name, f.bad-f.reported, f.bad)
+	}
+}
+
+// tee copies raw input to --tee. A reader of --tee that stalls stalls only
+// the goroutine that reads, never a signal's closing of the dialog (the
+// copy is made outside the lock); one that went away must not cost the
+// dialog: copying stops.
+func (f *feed) tee(raw []byte) {
+	if !f.teeing {
+		return
+	}
+	if _, err := f.c.tee.Write(raw); err != nil {
+		f.teeing = false
+		f.c.mu.Lock()
+		f.c.teeErr = err
+		f.c.mu.Unlock()
+	}
 }
 
 // batchesInFlight is how many batches the reader may fill ahead of the
@@ -196,7 +280,7 @@ const batchesInFlight = 2
 
 // batchBytes is the size at which a batch is handed over even when more
 // input is buffered.
-const batchBytes = 1 << 20
+const batchBytes = 256 << 10
 
 // ownLine is the size from which a record is not copied into a batch: its
 // buffer is handed over whole, so a huge line exists once in memory.
@@ -238,7 +322,7 @@ func (b *batch) reset() {
 
 // readBatches is the reading half of Feed: it frames r into records, copies
 // each to --tee, checks it, and hands full batches to the converter.
-func (c *Converter) readBatches(r io.Reader, teeing bool, free <-chan *batch, full chan<- *batch, stop <-chan struct{}) {
+func (f *feed) readBatches(rr *recordReader, free <-chan *batch, full chan<- *batch, stop <-chan struct{}) {
 	defer close(full)
 	take := func() *batch {
 		select {
@@ -256,9 +340,7 @@ func (c *Converter) readBatches(r io.Reader, teeing bool, free <-chan *batch, fu
 			return false
 		}
 	}
-	rr := newRecordReader(r)
 	var rec record
-	var chk checker
 	b := take()
 	for b != nil {
 		err := rr.next(&rec)
@@ -269,18 +351,9 @@ func (c *Converter) readBatches(r io.Reader, teeing bool, free <-chan *batch, fu
 			b.err = err
 			break
 		}
-		// A reader of --tee that stalls must stall only this goroutine, never
-		// a signal's closing of the dialog.
-		if teeing {
-			if _, err := c.tee.Write(rec.raw); err != nil {
-				teeing = false
-				c.mu.Lock()
-				c.teeErr = err // a reader that went away must not cost the dialog
-				c.mu.Unlock()
-			}
-		}
+		f.tee(rec.raw)
 		br := batchRecord{line: rec.line, lines: rr.line, owner: -1}
-		br.problem, br.clean = chk.problem(rec.data)
+		br.problem, br.clean = f.chk.problem(rec.data)
 		if len(rec.data) >= ownLine {
 			rr.giveAway() // rec.data lives in that buffer; the reader no longer touches it
 			br.owner, br.end = len(b.own), len(rec.data)

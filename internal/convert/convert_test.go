@@ -55,20 +55,37 @@ func (a *testAdapter) Summary() dialog.Summary { return a.s }
 
 var testClock = dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 
-// convertAll converts in and returns the dialog, the diagnostics and the stats.
+// convertAll converts in and returns the dialog, the diagnostics and the
+// stats. It converts twice, with a reading goroutine from the first record
+// on and with none, and requires the same result.
 func convertAll(t *testing.T, in string, opt Options) (string, string, Stats) {
 	t.Helper()
-	var out, diag bytes.Buffer
-	w := dialog.NewWriter(&out, dialog.Options{Clock: testClock})
-	if opt.Formats == nil {
-		opt.Formats = []Format{testFormat}
+	run := func(pipelineAfter int64, tee io.Writer) (string, string, Stats) {
+		var out, diag bytes.Buffer
+		w := dialog.NewWriter(&out, dialog.Options{Clock: testClock})
+		o := opt
+		o.Tee = tee
+		if o.Formats == nil {
+			o.Formats = []Format{testFormat}
+		}
+		o.Stderr = &diag
+		o.PipelineAfter = pipelineAfter
+		c := New(w, o)
+		require.NoError(t, c.Feed(strings.NewReader(in), "in"))
+		require.NoError(t, c.Close(nil))
+		requireValidDialog(t, out.Bytes())
+		return out.String(), diag.String(), c.Stats()
 	}
-	opt.Stderr = &diag
-	c := New(w, opt)
-	require.NoError(t, c.Feed(strings.NewReader(in), "in"))
-	require.NoError(t, c.Close(nil))
-	requireValidDialog(t, out.Bytes())
-	return out.String(), diag.String(), c.Stats()
+	out, diag, stats := run(1, opt.Tee)
+	var seqTee io.Writer
+	if opt.Tee != nil {
+		seqTee = io.Discard
+	}
+	seqOut, seqDiag, seqStats := run(-1, seqTee)
+	require.Equal(t, out, seqOut, "the dialog differs on one goroutine")
+	require.Equal(t, diag, seqDiag, "the diagnostics differ on one goroutine")
+	require.Equal(t, stats, seqStats, "the counts differ on one goroutine")
+	return out, diag, stats
 }
 
 func requireValidDialog(t testing.TB, out []byte) {

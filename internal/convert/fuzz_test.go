@@ -27,9 +27,16 @@ var formats = []convert.Format{
 // pipeline converts r with both formats auto-detected and returns the
 // dialog, the diagnostics and the --tee copy.
 func pipeline(t testing.TB, r io.Reader, maxText int) (out, diag, tee []byte) {
+	return pipelineMode(t, r, maxText, 1)
+}
+
+// pipelineMode is pipeline with Options.PipelineAfter set (the tests'
+// inputs are small: 1 hands over to the reading goroutine after the first
+// record, -1 never).
+func pipelineMode(t testing.TB, r io.Reader, maxText int, pipelineAfter int64) (out, diag, tee []byte) {
 	var o, d, c bytes.Buffer
 	w := dialog.NewWriter(&o, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), MaxText: maxText, DefaultCWD: "/w"})
-	conv := convert.New(w, convert.Options{Formats: formats, Stderr: &d, Tee: &c})
+	conv := convert.New(w, convert.Options{Formats: formats, Stderr: &d, Tee: &c, PipelineAfter: pipelineAfter})
 	if err := conv.Feed(r, "in"); err != nil {
 		t.Fatalf("Feed: %v", err)
 	}
@@ -104,6 +111,10 @@ func FuzzPipeline(f *testing.F) {
 		again, _, _ := pipeline(t, iotest.OneByteReader(bytes.NewReader(data)), limit)
 		if !bytes.Equal(out, again) {
 			t.Fatalf("read a byte at a time, the dialog differs:\n%s\n---\n%s", out, again)
+		}
+		seq, seqDiag, seqTee := pipelineMode(t, bytes.NewReader(data), limit, -1)
+		if !bytes.Equal(out, seq) || !bytes.Equal(diag, seqDiag) || !bytes.Equal(tee, seqTee) {
+			t.Fatalf("on one goroutine the result differs:\n%s\n---\n%s\n%s\n---\n%s", out, seq, diag, seqDiag)
 		}
 	})
 }

@@ -36,7 +36,8 @@ type recordReader struct {
 	// it ends the join early; it stays in buf[ahead:] and comes next.
 	ahead   int
 	aheadNo int
-	pending bool // buf holds the line read ahead, from its start
+	pending bool  // buf holds the line read ahead, from its start
+	read    int64 // bytes read so far
 }
 
 func newRecordReader(r io.Reader) *recordReader {
@@ -48,6 +49,7 @@ func (rr *recordReader) readLine() error {
 	start := len(rr.buf)
 	for {
 		chunk, err := rr.br.ReadSlice('\n')
+		rr.read += int64(len(chunk))
 		rr.grow(len(chunk))
 		rr.buf = append(rr.buf, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
