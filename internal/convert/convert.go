@@ -142,8 +142,8 @@ func (e *OutputError) Unwrap() error { return e.Err }
 // frames, copies to --tee and validates the JSON of each record (the cost
 // every converter must pay), the other converts and writes. Records travel
 // in batches; a batch is handed over as soon as the input has nothing more
-// buffered, so a live stream's entries are written the moment its line
-// arrives.
+// buffered but part of a line, so a live stream's entries are written the
+// moment its line arrives.
 //
 // When Feed returns early (the dialog was closed, or cannot be written), its
 // reading goroutine may still be blocked in r.Read; it stops at its next
@@ -364,7 +364,7 @@ func (f *feed) readBatches(rr *recordReader, free <-chan *batch, full chan<- *ba
 			br.end = len(b.buf)
 		}
 		b.recs = append(b.recs, br)
-		if b.size() >= batchBytes || rr.br.Buffered() == 0 {
+		if b.size() >= batchBytes || !rr.lineBuffered() {
 			if !send(b) {
 				return
 			}

@@ -365,3 +365,36 @@ func TestFeedIsLive(t *testing.T) {
 	require.NoError(t, pw.Close())
 	require.NoError(t, <-fed)
 }
+
+// With a reading goroutine, a line's entry is written even when the start
+// of the next line has arrived with it (the agent's writes and the pipe's
+// reads need not split on line ends).
+func TestFeedIsLiveWithAPartialLineBuffered(t *testing.T) {
+	entries := make(lineWriter, 16)
+	c := New(dialog.NewWriter(entries, dialog.Options{Clock: testClock}), Options{Formats: []Format{testFormat}, PipelineAfter: 1})
+	pr, pw := io.Pipe()
+	fed := make(chan error, 1)
+	go func() { fed <- c.Feed(pr, "in") }()
+	wait := func(want string) {
+		t.Helper()
+		select {
+		case e := <-entries:
+			assert.Contains(t, e, want)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no entry %s", want)
+		}
+	}
+	// The first line is converted on Feed's goroutine, the rest on the reader's.
+	_, err := io.WriteString(pw, `{"t":"say","text":"one"}`+"\n")
+	require.NoError(t, err)
+	wait(`"type":"init"`)
+	wait(`"content":"one"`)
+	_, err = io.WriteString(pw, `{"t":"say","text":"two"}`+"\n"+`{"t":"say",`)
+	require.NoError(t, err)
+	wait(`"content":"two"`)
+	_, err = io.WriteString(pw, `"text":"three"}`+"\n")
+	require.NoError(t, err)
+	wait(`"content":"three"`)
+	require.NoError(t, pw.Close())
+	require.NoError(t, <-fed)
+}

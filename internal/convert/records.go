@@ -125,6 +125,14 @@ func (rr *recordReader) next(rec *record) error {
 	return nil
 }
 
+// lineBuffered reports whether a whole line waits in the read buffer, so
+// that reading the next record need not wait for input. The start of a
+// line alone does not count: the agent may finish it much later.
+func (rr *recordReader) lineBuffered() bool {
+	buffered, _ := rr.br.Peek(rr.br.Buffered())
+	return bytes.IndexByte(buffered, '\n') >= 0
+}
+
 // giveAway lets the caller keep the record just returned by next, so that a
 // huge record is not copied: the reader starts a new buffer, holding only
 // the line it had read ahead, if any.
