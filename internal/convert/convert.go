@@ -290,6 +290,7 @@ const ownLine = 1 << 20
 type batch struct {
 	buf  []byte   // the data of the records, one after another
 	own  [][]byte // buffers of records too big to copy, handed over whole
+	ownN int      // their bytes
 	recs []batchRecord
 	err  error // a read error after the last record
 }
@@ -312,10 +313,10 @@ func (b *batch) data(r *batchRecord) []byte {
 	return b.buf[r.start:r.end]
 }
 
-func (b *batch) size() int { return len(b.buf) + len(b.recs)*64 }
+func (b *batch) size() int { return len(b.buf) + b.ownN + len(b.recs)*64 }
 
 func (b *batch) reset() {
-	b.buf, b.recs, b.err = b.buf[:0], b.recs[:0], nil
+	b.buf, b.recs, b.err, b.ownN = b.buf[:0], b.recs[:0], nil, 0
 	clear(b.own)
 	b.own = b.own[:0]
 }
@@ -358,6 +359,7 @@ func (f *feed) readBatches(rr *recordReader, free <-chan *batch, full chan<- *ba
 			rr.giveAway() // rec.data lives in that buffer; the reader no longer touches it
 			br.owner, br.end = len(b.own), len(rec.data)
 			b.own = append(b.own, rec.data)
+			b.ownN += len(rec.data)
 		} else {
 			br.start = len(b.buf)
 			b.buf = append(b.buf, rec.data...)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -398,3 +399,50 @@ func TestFeedIsLiveWithAPartialLineBuffered(t *testing.T) {
 	require.NoError(t, pw.Close())
 	require.NoError(t, <-fed)
 }
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// Records too big to copy into a batch count towards its size: the reader
+// stays a few batches ahead of the converter, so memory follows the longest
+// record, not the input. The records are pretty-printed, so whole lines are
+// always buffered and only the size hands a batch over.
+func TestFeedBoundsTheReadAheadOfHugeRecords(t *testing.T) {
+	const lines = 16
+	line := "{\n" + strings.Repeat(`  "pad": "`+strings.Repeat("x", 1000)+`",`+"\n", ownLine/1000) + `  "t": "x"` + "\n}\n"
+	in := &countingReader{r: strings.NewReader(strings.Repeat(line, lines))}
+	var ahead []int64 // records read past the one being converted, at each event
+	seen := 0
+	format := Format{
+		Name:   "t",
+		Detect: testFormat.Detect,
+		New: func(*dialog.Writer) Adapter {
+			return adapterFunc(func([]byte) error {
+				seen++
+				ahead = append(ahead, in.n.Load()/int64(len(line))-int64(seen))
+				return nil
+			})
+		},
+	}
+	c := New(dialog.NewWriter(io.Discard, dialog.Options{Clock: testClock}), Options{Formats: []Format{format}, PipelineAfter: 1})
+	require.NoError(t, c.Feed(in, "in"))
+	require.Len(t, ahead, lines)
+	for i, n := range ahead {
+		// One batch being converted, batchesInFlight waiting, the bufio buffer.
+		assert.LessOrEqual(t, n, int64(batchesInFlight+2), "event %d: the reader is %d records ahead", i+1, n)
+	}
+}
+
+type adapterFunc func(obj []byte) error
+
+func (f adapterFunc) Event(obj []byte) error  { return f(obj) }
+func (f adapterFunc) Summary() dialog.Summary { return dialog.Summary{} }
