@@ -60,6 +60,9 @@ func (o *Output) Write(p []byte) (int, error) {
 	}
 	if len(p) >= outputDirect {
 		o.pending.Wait()
+		if err := o.Err(); err != nil { // an entry queued before it failed
+			return 0, err
+		}
 		if _, err := o.out.Write(p); err != nil {
 			o.fail(err)
 			return 0, err

@@ -3,9 +3,11 @@ package convert
 import (
 	"bytes"
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,3 +92,43 @@ func TestOutputIsLive(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// A huge entry, written directly, is not written after an entry queued
+// before it failed: the file would skip an entry.
+func TestOutputWritesNoHugeEntryAfterAFailure(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var written []int
+	first := true
+	o := NewOutput(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first {
+			first = false
+			mu.Unlock()
+			<-release
+			mu.Lock()
+			return 0, errors.New("no space left on device")
+		}
+		written = append(written, len(p))
+		return len(p), nil
+	}))
+	_, err := o.Write([]byte("entry\n"))
+	require.NoError(t, err)
+	huge := make(chan error, 1)
+	go func() {
+		_, err := o.Write(bytes.Repeat([]byte("x"), outputDirect))
+		huge <- err
+	}()
+	for o.sendMu.TryLock() { // wait until the huge Write is under way
+		o.sendMu.Unlock()
+		runtime.Gosched()
+	}
+	time.Sleep(10 * time.Millisecond) // let it reach the wait for the queue
+	close(release)
+	assert.EqualError(t, <-huge, "no space left on device")
+	assert.EqualError(t, o.Close(), "no space left on device")
+	mu.Lock()
+	assert.Empty(t, written, "nothing is written after the failure")
+	mu.Unlock()
+}
