@@ -378,7 +378,7 @@ func (f *feed) readBatches(rr *recordReader, free <-chan *batch, full chan<- *ba
 	}
 }
 
-// check finds what makes a record unfit to convert, if anything, and
+// problem finds what makes a record unfit to convert, if anything, and
 // whether its strings can be copied as they stand. It runs on the reading
 // goroutine.
 func (c *checker) problem(data []byte) (problem string, clean bool) {
