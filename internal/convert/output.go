@@ -31,6 +31,10 @@ type Output struct {
 // outputQueue is how many entries may wait to be written.
 const outputQueue = 64
 
+// outputKeep is the largest buffer kept for reuse: entries are mostly
+// small; a capped tool result is about 16 KiB.
+const outputKeep = 64 << 10
+
 // outputDirect is the entry size from which Write waits for the queue to
 // drain and writes on the caller's goroutine: a huge entry is not copied,
 // and never more than one of them is held.
@@ -87,9 +91,11 @@ func (o *Output) loop() {
 				o.fail(err)
 			}
 		}
-		select {
-		case o.free <- buf:
-		default:
+		if cap(buf) <= outputKeep { // a run of big entries must not pin their buffers
+			select {
+			case o.free <- buf:
+			default:
+			}
 		}
 		o.pending.Done()
 	}

@@ -46,8 +46,10 @@ type Message struct {
 type ToolCall struct {
 	ID   string // the source's id; made unique in the dialog if reused
 	Name string
-	// Args is the call's input as raw JSON from the input. An object is
-	// written as it is; any other value is wrapped as {"input": value}.
+	// Args is the call's input as raw JSON from the input: a whole JSON
+	// value, never part of one (inside a checked record an object is only
+	// checked to balance; see Trust). An object is written as it is; any
+	// other value is wrapped as {"input": value}.
 	Args   string
 	Parent string // source id of the subagent's tool call, if any
 }
