@@ -36,13 +36,14 @@ func TestGolden(t *testing.T) {
 			requireValid(t, stdout.Bytes())
 			golden.Check(t, strings.TrimSuffix(in, ".in.jsonl")+".out.jsonl", stdout.Bytes())
 
-			// The same input read as CRLF must give the same dialog.
+			// The same input with CRLF line endings must give the same dialog.
 			raw, err := os.ReadFile(in)
 			require.NoError(t, err)
-			crlf := bytes.ReplaceAll(raw, []byte("\n"), []byte("\r\n"))
+			crlf := filepath.Join(t.TempDir(), "crlf.jsonl")
+			require.NoError(t, os.WriteFile(crlf, bytes.ReplaceAll(raw, []byte("\n"), []byte("\r\n")), 0o644))
 			var again bytes.Buffer
-			args[len(args)-1] = "-"
-			require.Equal(t, 0, run(args, bytes.NewReader(crlf), &again, &stderr))
+			args[len(args)-1] = crlf
+			require.Equal(t, 0, run(args, strings.NewReader(""), &again, &stderr))
 			assert.Equal(t, stdout.String(), again.String(), "CRLF input changed the dialog")
 		})
 	}

@@ -31,6 +31,11 @@ type Options struct {
 	// MaxText caps tool results, errors and args strings (bytes); < 0 turns
 	// the cap off, 0 means DefaultMaxText.
 	MaxText int
+	// DeferInit holds init back until the first entry after it, which then
+	// gives init its time: for saved transcripts, where nobody watches live
+	// and the source's own timestamps should win over the converter's clock
+	// (Claude Code stamps its events, but not system/init).
+	DeferInit bool
 }
 
 // Message is an assistant text.
@@ -93,7 +98,7 @@ type Writer struct {
 	seq  int
 	meta Meta
 
-	initDone, promptDone, bodyStarted, closed bool
+	initDone, promptDone, bodyStarted, closed, metaSeen bool
 
 	start    time.Time
 	cur      time.Time // time of the line being converted
@@ -194,18 +199,21 @@ func (w *Writer) SourceTime(ts string) {
 	w.cur = t
 }
 
-// Meta records what the stream says about the session and writes init now,
-// if it is not written yet. Empty fields keep what SetAgent gave. Later
-// calls change nothing.
+// Meta records what the stream says about the session and writes init now
+// (unless DeferInit), if it is not written yet. Empty fields keep what
+// SetAgent gave. Later calls change nothing.
 func (w *Writer) Meta(m Meta) {
-	if w.initDone || w.closed {
+	if w.initDone || w.closed || w.metaSeen {
 		return
 	}
+	w.metaSeen = true
 	w.meta.Model, w.meta.CWD = m.Model, m.CWD
 	if m.Agent != "" {
 		w.meta.Agent = m.Agent
 	}
-	w.ensureInit()
+	if !w.opt.DeferInit {
+		w.ensureInit()
+	}
 }
 
 // SetAgent names the agent for init, in case the stream never says more;

@@ -404,3 +404,32 @@ func TestWriterChecksArgsInATrustedRecord(t *testing.T) {
 		assert.Equal(t, tt.want, has, tt.args)
 	}
 }
+
+// A saved transcript's init takes the time of the first entry after it,
+// so the source's timestamps are kept instead of clamped to the clock.
+func TestWriterDeferInitTakesTheFirstEntrysTime(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: FixedClock(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)), DeferInit: true, Prompt: "p", HasPrompt: true})
+	w.BeginLine()
+	w.Meta(Meta{Model: "m", CWD: "/src", Agent: "claude-code"})
+	w.Meta(Meta{Model: "second"})
+	require.Equal(t, 0, w.Entries(), "init waits for the entry after it")
+	w.BeginLine()
+	w.SourceTime("2026-09-06T17:14:00Z")
+	w.Message(Message{Content: Plain("hi")})
+	w.BeginLine() // no timestamp: the source's last
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	assert.Equal(t, "init prompt message complete", types(es))
+	assert.Equal(t, "m", es[0]["data"].(map[string]any)["model"])
+	for _, e := range es {
+		assert.Equal(t, "2026-09-06T17:14:00.000Z", e["ts"])
+	}
+
+	// With nothing after it, init is still written, at Close.
+	out.Reset()
+	w = NewWriter(&out, Options{Clock: pinned, DeferInit: true})
+	w.Meta(Meta{Model: "m"})
+	require.NoError(t, w.Close(Summary{}, nil))
+	assert.Equal(t, "init complete", types(entries(t, out.Bytes())))
+}
