@@ -83,6 +83,32 @@ func (o *Output) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Take is Write without the copy: the entry's buffer itself is queued, and
+// a spare buffer (possibly nil) is returned for the caller's next entry. A
+// dialog.Writer uses it when its output has it.
+func (o *Output) Take(entry []byte) ([]byte, error) {
+	if len(entry) >= outputDirect {
+		_, err := o.Write(entry)
+		return entry, err
+	}
+	o.sendMu.Lock()
+	defer o.sendMu.Unlock()
+	if o.closed {
+		return entry, errOutputClosed
+	}
+	if err := o.Err(); err != nil {
+		return entry, err
+	}
+	var spare []byte
+	select {
+	case spare = <-o.free:
+	default:
+	}
+	o.pending.Add(1)
+	o.queue <- entry
+	return spare, nil
+}
+
 func (o *Output) loop() {
 	defer close(o.done)
 	for buf := range o.queue {

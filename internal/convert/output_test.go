@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"errors"
+	"strconv"
 	"runtime"
 	"strings"
 	"sync"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
 
 // recorder keeps every Write it gets, as a separate call.
@@ -131,4 +134,28 @@ func TestOutputWritesNoHugeEntryAfterAFailure(t *testing.T) {
 	mu.Lock()
 	assert.Empty(t, written, "nothing is written after the failure")
 	mu.Unlock()
+}
+
+// A dialog.Writer hands its entries to an Output without a copy (Take);
+// the file must hold the same bytes as a plain buffer gets, each entry
+// one write, whatever the writer does with the spare buffers it gets back.
+func TestOutputTakeKeepsEveryEntry(t *testing.T) {
+	script := func(w *dialog.Writer) {
+		for i := range 500 {
+			id := strconv.Itoa(i)
+			w.ToolStart(dialog.ToolCall{ID: id, Name: "bash", Args: `{"command":"echo ` + id + `"}`})
+			w.Message(dialog.Message{Content: dialog.Plain(strings.Repeat("m", i*37%3000))})
+			w.ToolEnd(dialog.ToolResult{ID: id, Output: dialog.Plain(strings.Repeat("r", i*101%20000))})
+		}
+		require.NoError(t, w.Close(dialog.Summary{Status: dialog.StatusSuccess}, nil))
+	}
+	var plain bytes.Buffer
+	script(dialog.NewWriter(&plain, dialog.Options{Clock: testClock}))
+
+	var r recorder
+	o := NewOutput(&r)
+	script(dialog.NewWriter(o, dialog.Options{Clock: testClock}))
+	require.NoError(t, o.Close())
+	assert.Equal(t, plain.String(), strings.Join(r.writes, ""))
+	assert.Len(t, r.writes, strings.Count(plain.String(), "\n"), "one write per entry")
 }

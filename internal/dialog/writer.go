@@ -586,7 +586,19 @@ func (w *Writer) finish(b []byte) {
 	if w.err != nil {
 		return
 	}
+	if t, ok := w.out.(bufferTaker); ok {
+		spare, err := t.Take(b)
+		w.buf, w.err = spare[:0], err
+		return
+	}
 	if _, err := w.out.Write(b); err != nil {
 		w.err = err
 	}
+}
+
+// bufferTaker is an output that keeps an entry's buffer instead of copying
+// it (one write of its own, later), and gives back a buffer for the next
+// entry, possibly nil.
+type bufferTaker interface {
+	Take(entry []byte) (spare []byte, err error)
 }
