@@ -3,8 +3,8 @@ package convert
 import (
 	"bytes"
 	"errors"
-	"strconv"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
