@@ -209,7 +209,7 @@ func (f *feed) sequential(rr *recordReader, limit int64) (done bool, err error) 
 			return true, err
 		}
 		f.tee(rec.raw)
-		br := batchRecord{line: rec.line, lines: rr.line, owner: -1}
+		br := batchRecord{line: rec.line, lines: rr.line}
 		br.problem, br.clean = f.chk.problem(rec.data)
 		if done, err := f.convert(&br, rec.data); done {
 			return true, err
@@ -279,25 +279,30 @@ func (f *feed) tee(raw []byte) {
 const batchesInFlight = 2
 
 // batchBytes is the size at which a batch is handed over even when more
-// input is buffered.
+// input is buffered. A record is never copied: a batch takes the reader's
+// buffer whole, so a huge line exists once in memory.
 const batchBytes = 256 << 10
-
-// ownLine is the size from which a record is not copied into a batch: its
-// buffer is handed over whole, so a huge line exists once in memory.
-const ownLine = 1 << 20
 
 // batch is a run of records read and checked, ready to convert.
 type batch struct {
-	buf  []byte   // the data of the records, one after another
-	own  [][]byte // buffers of records too big to copy, handed over whole
-	ownN int      // their bytes
+	// buf holds the records, taken whole from the reader; when the batch
+	// comes back for reuse it holds the reader's previous buffer, to fill next.
+	buf  []byte
 	recs []batchRecord
 	err  error // a read error after the last record
 }
 
+// spare is the buffer the reader goes on in: the batch's old one, unless a
+// huge record made it too big to keep.
+func (b *batch) spare() []byte {
+	if cap(b.buf) > bigBuf {
+		return nil
+	}
+	return b.buf[:0]
+}
+
 type batchRecord struct {
-	start, end int // data in buf, or in own[owner] when owner >= 0
-	owner      int
+	start, end int // data in buf
 	line       int // first input line of the record
 	lines      int // input lines read up to the end of the record
 	// problem is why the record is skipped, found by the reader: not JSON,
@@ -306,19 +311,10 @@ type batchRecord struct {
 	clean   bool // every string in it can be copied into the dialog as it stands
 }
 
-func (b *batch) data(r *batchRecord) []byte {
-	if r.owner >= 0 {
-		return b.own[r.owner][r.start:r.end]
-	}
-	return b.buf[r.start:r.end]
-}
-
-func (b *batch) size() int { return len(b.buf) + b.ownN + len(b.recs)*64 }
+func (b *batch) data(r *batchRecord) []byte { return b.buf[r.start:r.end] }
 
 func (b *batch) reset() {
-	b.buf, b.recs, b.err, b.ownN = b.buf[:0], b.recs[:0], nil, 0
-	clear(b.own)
-	b.own = b.own[:0]
+	b.recs, b.err = b.recs[:0], nil
 }
 
 // readBatches is the reading half of Feed: it frames r into records, copies
@@ -342,6 +338,7 @@ func (f *feed) readBatches(rr *recordReader, free <-chan *batch, full chan<- *ba
 		}
 	}
 	var rec record
+	rr.keep = true // records pile up in rr's buffer; a batch takes it whole
 	b := take()
 	for b != nil {
 		err := rr.next(&rec)
@@ -353,20 +350,13 @@ func (f *feed) readBatches(rr *recordReader, free <-chan *batch, full chan<- *ba
 			break
 		}
 		f.tee(rec.raw)
-		br := batchRecord{line: rec.line, lines: rr.line, owner: -1}
+		br := batchRecord{line: rec.line, lines: rr.line}
 		br.problem, br.clean = f.chk.problem(rec.data)
-		if len(rec.data) >= ownLine {
-			rr.giveAway() // rec.data lives in that buffer; the reader no longer touches it
-			br.owner, br.end = len(b.own), len(rec.data)
-			b.own = append(b.own, rec.data)
-			b.ownN += len(rec.data)
-		} else {
-			br.start = len(b.buf)
-			b.buf = append(b.buf, rec.data...)
-			br.end = len(b.buf)
-		}
+		br.start = rr.offset(rec.data)
+		br.end = br.start + len(rec.data)
 		b.recs = append(b.recs, br)
-		if b.size() >= batchBytes || !rr.lineBuffered() {
+		if len(rr.buf) >= batchBytes || !rr.lineBuffered() {
+			b.buf = rr.detach(b.spare())
 			if !send(b) {
 				return
 			}
@@ -374,6 +364,7 @@ func (f *feed) readBatches(rr *recordReader, free <-chan *batch, full chan<- *ba
 		}
 	}
 	if b != nil && (len(b.recs) > 0 || b.err != nil) {
+		b.buf = rr.detach(b.spare())
 		send(b)
 	}
 }

@@ -412,13 +412,13 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Records too big to copy into a batch count towards its size: the reader
+// Huge records count towards a batch's size like any other: the reader
 // stays a few batches ahead of the converter, so memory follows the longest
 // record, not the input. The records are pretty-printed, so whole lines are
 // always buffered and only the size hands a batch over.
 func TestFeedBoundsTheReadAheadOfHugeRecords(t *testing.T) {
 	const lines = 16
-	line := "{\n" + strings.Repeat(`  "pad": "`+strings.Repeat("x", 1000)+`",`+"\n", ownLine/1000) + `  "t": "x"` + "\n}\n"
+	line := "{\n" + strings.Repeat(`  "pad": "`+strings.Repeat("x", 1000)+`",`+"\n", (1<<20)/1000) + `  "t": "x"` + "\n}\n"
 	in := &countingReader{r: strings.NewReader(strings.Repeat(line, lines))}
 	var ahead []int64 // records read past the one being converted, at each event
 	seen := 0

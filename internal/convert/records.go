@@ -38,6 +38,10 @@ type recordReader struct {
 	aheadNo int
 	pending bool  // buf holds the line read ahead, from its start
 	read    int64 // bytes read so far
+	// keep makes next append each record after the ones before it, for
+	// detach to hand them over together, instead of reusing buf.
+	keep  bool
+	start int // where the current record starts in buf
 }
 
 func newRecordReader(r io.Reader) *recordReader {
@@ -86,19 +90,27 @@ func (rr *recordReader) next(rec *record) error {
 	var err error
 	switch {
 	case rr.ahead > 0:
-		n := copy(rr.buf, rr.buf[rr.ahead:])
-		rr.buf, rr.ahead = rr.buf[:n], 0
+		if rr.keep {
+			rr.start = rr.ahead
+		} else {
+			n := copy(rr.buf, rr.buf[rr.ahead:])
+			rr.buf, rr.start = rr.buf[:n], 0
+		}
+		rr.ahead = 0
 		rec.line = rr.aheadNo
-	case rr.pending: // the line read ahead is at the front already (giveAway)
-		rr.pending = false
+	case rr.pending: // the line read ahead is at the front already (detach)
+		rr.pending, rr.start = false, 0
 		rec.line = rr.aheadNo
 	default:
-		if cap(rr.buf) > bigBuf {
-			rr.buf = nil // after a huge line, do not keep its memory for the rest of the run
+		if !rr.keep {
+			if cap(rr.buf) > bigBuf {
+				rr.buf = nil // after a huge line, do not keep its memory for the rest of the run
+			}
+			rr.buf = rr.buf[:0]
 		}
-		rr.buf = rr.buf[:0]
+		rr.start = len(rr.buf)
 		err = rr.readLine()
-		if len(rr.buf) == 0 {
+		if len(rr.buf) == rr.start {
 			if err == nil {
 				err = io.EOF
 			}
@@ -109,8 +121,9 @@ func (rr *recordReader) next(rec *record) error {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
 	}
-	data := bytes.TrimSpace(trimBOM(rr.buf))
-	if err == nil && isPrettyStart(trimBOM(rr.buf), data) {
+	cur := rr.buf[rr.start:]
+	data := bytes.TrimSpace(trimBOM(cur))
+	if err == nil && isPrettyStart(trimBOM(cur), data) {
 		if err := rr.join(depth(data)); err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
@@ -118,11 +131,30 @@ func (rr *recordReader) next(rec *record) error {
 		if rr.ahead > 0 {
 			end = rr.ahead
 		}
-		rec.raw, rec.data = rr.buf[:end], bytes.TrimSpace(trimBOM(rr.buf[:end]))
+		rec.raw = rr.buf[rr.start:end]
+		rec.data = bytes.TrimSpace(trimBOM(rec.raw))
 		return nil
 	}
-	rec.raw, rec.data = rr.buf, data
+	rec.raw, rec.data = cur, data
 	return nil
+}
+
+// offset returns where data, a record just returned by next, starts in buf.
+func (rr *recordReader) offset(data []byte) int {
+	return cap(rr.buf) - cap(data)
+}
+
+// detach hands over buf, holding every record read since the last detach
+// (in keep mode), and goes on in spare; a line read ahead moves there.
+func (rr *recordReader) detach(spare []byte) []byte {
+	full := rr.buf
+	rr.buf, rr.start = spare[:0], 0
+	if rr.ahead > 0 {
+		rr.buf = append(rr.buf, full[rr.ahead:]...)
+		full = full[:rr.ahead]
+		rr.ahead, rr.pending = 0, true
+	}
+	return full
 }
 
 // lineBuffered reports whether a whole line waits in the read buffer, so
@@ -131,18 +163,6 @@ func (rr *recordReader) next(rec *record) error {
 func (rr *recordReader) lineBuffered() bool {
 	buffered, _ := rr.br.Peek(rr.br.Buffered())
 	return bytes.IndexByte(buffered, '\n') >= 0
-}
-
-// giveAway lets the caller keep the record just returned by next, so that a
-// huge record is not copied: the reader starts a new buffer, holding only
-// the line it had read ahead, if any.
-func (rr *recordReader) giveAway() {
-	owned := rr.buf
-	rr.buf = nil
-	if rr.ahead > 0 {
-		rr.buf = append(rr.buf, owned[rr.ahead:]...)
-		rr.ahead, rr.pending = 0, true
-	}
 }
 
 // trimBOM drops a UTF-8 byte order mark at the start of a line: the first
