@@ -54,14 +54,30 @@ func Detect(obj []byte) bool {
 			msg = f.Value
 		case "prompt":
 			prompt = f.Value
-		case "model", "workdir", "provider", "approval", "sandbox":
-			cfg++
+		default:
+			if isConfigKey(f.Key) {
+				cfg++
+			}
 		}
 	}
 	if typ != "" {
 		return strings.IndexByte(jsonraw.Unquote(typ), '.') > 0
 	}
-	return (jsonraw.IsObject(msg) && jsonraw.Get(msg, "type") != "") || jsonraw.IsString(prompt) || cfg >= 2
+	return (jsonraw.IsObject(msg) && jsonraw.Get(msg, "type") != "") || jsonraw.IsString(prompt) || cfg >= configKeysNeeded
+}
+
+// configKeysNeeded is how many keys of the legacy config-summary line a
+// line needs to be taken for one: any one of them alone could be anything.
+const configKeysNeeded = 2
+
+// isConfigKey reports whether key is one the legacy config-summary line
+// always has (the others, "reasoning effort" and so on, come and go).
+func isConfigKey(key string) bool {
+	switch key {
+	case "model", "workdir", "provider", "approval", "sandbox":
+		return true
+	}
+	return false
 }
 
 // kind is what an item or a legacy call is, for naming and for results.
@@ -199,8 +215,10 @@ func (a *Adapter) Event(obj []byte) error {
 			message = f.Value
 		case "prompt":
 			prompt = f.Value
-		case "model", "workdir", "provider", "approval", "sandbox":
-			cfg++
+		default:
+			if isConfigKey(f.Key) {
+				cfg++
+			}
 		}
 	}
 	if typ != "" {
@@ -250,7 +268,7 @@ func (a *Adapter) Event(obj []byte) error {
 		return a.legacy(&m)
 	case jsonraw.IsString(prompt):
 		a.w.StreamPrompt(dialog.RawString(prompt))
-	case cfg >= 2: // as Detect: one such key alone is no config line
+	case cfg >= configKeysNeeded:
 		a.config(s)
 	}
 	return nil
