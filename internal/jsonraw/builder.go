@@ -10,6 +10,7 @@ import "strconv"
 type Builder struct {
 	b     []byte
 	dirty bool
+	o     origin
 }
 
 // Reset starts a new literal.
@@ -21,7 +22,7 @@ func (b *Builder) Reset() {
 // Lit appends the text of the literal l.
 func (b *Builder) Lit(l Literal) {
 	b.b = append(b.b, l.Body()...)
-	b.dirty = b.dirty || !l.clean
+	b.dirty = b.dirty || !l.Clean()
 }
 
 // Text appends plain text.
@@ -47,7 +48,8 @@ func (b *Builder) Literal() Literal {
 	if len(b.b) == 0 {
 		return Literal{}
 	}
-	return Literal{b: append(b.b, '"'), clean: !b.dirty}
+	b.o.clean = !b.dirty
+	return Literal{b: append(b.b, '"'), o: &b.o}
 }
 
 // ValueBuilder builds a JSON value (an object or an array) from plain keys
@@ -60,6 +62,7 @@ type ValueBuilder struct {
 	b     []byte
 	comma bool // the next member or element needs a comma before it
 	dirty bool
+	o     origin
 }
 
 // Reset starts a new value.
@@ -115,21 +118,21 @@ func (b *ValueBuilder) KeyLit(l Literal) {
 	b.b = append(b.b, l.b...)
 	b.b = append(b.b, ':')
 	b.comma = false
-	b.dirty = b.dirty || !l.clean
+	b.dirty = b.dirty || !l.Clean()
 }
 
 // Value writes a value of the input.
 func (b *ValueBuilder) Value(v Value) {
 	b.sep()
 	b.b = append(b.b, v.b...)
-	b.dirty = b.dirty || !v.clean
+	b.dirty = b.dirty || !v.Clean()
 }
 
 // Lit writes a string of the input.
 func (b *ValueBuilder) Lit(l Literal) {
 	b.sep()
 	b.b = append(b.b, l.b...)
-	b.dirty = b.dirty || !l.clean
+	b.dirty = b.dirty || !l.Clean()
 }
 
 // String writes plain text as a string.
@@ -141,5 +144,6 @@ func (b *ValueBuilder) String(s string) {
 // Result returns the value built. It is borrowed from the builder: valid
 // until the next call that changes it.
 func (b *ValueBuilder) Result() Value {
-	return Value{b: b.b, clean: !b.dirty}
+	b.o.clean = !b.dirty
+	return Value{b: b.b, o: &b.o}
 }

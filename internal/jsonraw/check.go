@@ -3,6 +3,7 @@ package jsonraw
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -10,9 +11,15 @@ import (
 // nesting depth, and whether every string can be copied into a dialog as it
 // stands. It walks the bytes once, without recursion, testing string
 // contents eight bytes at a time; it is the floor of the pipeline's cost.
-// The zero Checker is ready to use; it reuses its stack from call to call.
+// On its way it records where each long string and container ends (and how
+// long a long string is decoded), so that walks over the record's values
+// (Value) jump over them instead of scanning them again.
+// The zero Checker is ready to use; it reuses its memory from call to call.
+// The values of a record are its until the next call.
 type Checker struct {
 	stack []byte // the open containers, '{' or '['
+	open  []int  // for each open container, where it starts
+	o     origin // the verdict and the index of the record, for its values
 }
 
 // Verdict is what Check found.
@@ -35,7 +42,9 @@ const (
 // Check validates b, one JSON value with optional white space around it,
 // nested at most maxDepth levels.
 func (c *Checker) Check(b []byte, maxDepth int) Verdict {
-	c.stack = c.stack[:0]
+	c.stack, c.open = c.stack[:0], c.open[:0]
+	ix := &c.o.ix
+	ix.rec, ix.spans = b, ix.spans[:0]
 	clean := true
 	i := skipSpace(b, 0)
 	for {
@@ -45,7 +54,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 		}
 		switch b[i] {
 		case '{', '[':
-			open := b[i]
+			open, at := b[i], i
 			if len(c.stack) >= maxDepth {
 				return TooDeep
 			}
@@ -55,6 +64,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 				break
 			}
 			c.stack = append(c.stack, open)
+			c.open = append(c.open, at)
 			if open == '{' {
 				var ok bool
 				if i, ok = c.key(b, i, &clean); !ok {
@@ -63,11 +73,14 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 			}
 			continue
 		case '"':
+			at := i
 			var ok, strClean bool
-			if i, ok, strClean = scanString(b, i); !ok {
+			var saved int
+			if i, ok, strClean, saved = scanString(b, i); !ok {
 				return Invalid
 			}
 			clean = clean && strClean
+			c.string(at, i, saved)
 		case 't':
 			if !hasWord(b, i, "true") {
 				return Invalid
@@ -108,6 +121,11 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 			if b[i] == top+2 {
 				c.stack = c.stack[:len(c.stack)-1]
 				i++
+				start := c.open[len(c.open)-1]
+				c.open = c.open[:len(c.open)-1]
+				if i-start >= indexMin {
+					c.longContainer(start, i)
+				}
 				continue
 			}
 			if b[i] != ',' {
@@ -130,16 +148,38 @@ func (c *Checker) key(b []byte, i int, clean *bool) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return i, false
 	}
-	i, ok, strClean := scanString(b, i)
+	at := i
+	i, ok, strClean, saved := scanString(b, i)
 	if !ok {
 		return i, false
 	}
 	*clean = *clean && strClean
+	c.string(at, i, saved)
 	i = skipSpace(b, i)
 	if i >= len(b) || b[i] != ':' {
 		return i, false
 	}
 	return skipSpace(b, i+1), true
+}
+
+// string records the string literal b[start:end] in the index when it is
+// long; saved is how many bytes shorter its escapes are decoded.
+func (c *Checker) string(start, end, saved int) {
+	if end-start >= indexMin {
+		c.o.ix.spans = append(c.o.ix.spans, span{start: start, end: end, decoded: end - start - 2 - saved})
+	}
+}
+
+// longContainer records the container b[start:end], in its place among
+// the entries: before those of the long strings and containers it holds. (A
+// few; recording every container at its start and dropping the short ones
+// at their end cost more: most are short.)
+func (c *Checker) longContainer(start, end int) {
+	k := len(c.o.ix.spans)
+	for k > 0 && c.o.ix.spans[k-1].start > start {
+		k--
+	}
+	c.o.ix.spans = slices.Insert(c.o.ix.spans, k, span{start: start, end: end})
 }
 
 func hasWord(b []byte, i int, w string) bool {
@@ -191,7 +231,9 @@ func digits(b []byte, i int) int {
 // index after its closing quote. clean is false when the string holds
 // invalid UTF-8, a surrogate escape without its pair or a raw line
 // separator: valid JSON, but not to be copied into a dialog unrepaired.
-func scanString(b []byte, i int) (end int, ok, clean bool) {
+// saved is how many bytes fewer the escapes take decoded (for a clean
+// string: its length as DecodedLen counts it is end-i-2-saved).
+func scanString(b []byte, i int) (end int, ok, clean bool, saved int) {
 	clean = true
 	i++
 	for {
@@ -206,37 +248,41 @@ func scanString(b []byte, i int) (end int, ok, clean bool) {
 			i += 8
 		}
 		if i >= len(b) {
-			return i, false, clean
+			return i, false, clean, saved
 		}
 		switch c := b[i]; {
 		case c == '"':
-			return i + 1, true, clean
+			return i + 1, true, clean, saved
 		case c == '\\':
 			if i+1 >= len(b) {
-				return i, false, clean
+				return i, false, clean, saved
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
+				saved++
 			case 'u':
 				r, ok := escapedUnit(b[i:])
 				if !ok {
-					return i, false, clean
+					return i, false, clean, saved
 				}
 				i += 6
 				if r >= 0xd800 && r < 0xe000 {
 					// A high surrogate followed by a low one is a pair; anything else is lone.
 					if r2, ok := escapedUnit(b[i:]); r < 0xdc00 && ok && r2 >= 0xdc00 && r2 < 0xe000 {
 						i += 6
+						saved += 12 - 4
 					} else {
 						clean = false
 					}
+				} else {
+					saved += 6 - utf8.RuneLen(r)
 				}
 			default:
-				return i, false, clean
+				return i, false, clean, saved
 			}
 		case c < 0x20:
-			return i, false, clean
+			return i, false, clean, saved
 		case c < utf8.RuneSelf:
 			i++ // the last bytes, fewer than eight, one at a time
 		default:

@@ -160,20 +160,21 @@ func cutPoint(s string, limit int) int {
 // other escape is kept as written.
 func AppendLiteral(dst []byte, l Literal, limit, outLimit int) (out []byte, cut int, byOut bool) {
 	body := l.Body()
-	if !l.clean {
+	if !l.Clean() {
 		return appendRepaired(dst, body, noLimit(limit), noLimit(outLimit))
 	}
 	if (limit < 0 || len(body) <= limit) && (outLimit < 0 || len(body) <= outLimit) {
 		return append(dst, body...), 0, false // the escaped form is never shorter than the text
 	}
-	end, byOut := cleanCut(body, noLimit(limit), noLimit(outLimit))
-	return append(dst, body[:end]...), DecodedLen(body[end:]), byOut
+	end, kept, byOut := cleanCut(body, noLimit(limit), noLimit(outLimit))
+	return append(dst, body[:end]...), decodedLen(l) - kept, byOut
 }
 
 // cleanCut returns where to cut the body of a clean literal, which is
-// written as it stands. In a clean body only escapes decode to something of
-// another length, so it jumps from backslash to backslash.
-func cleanCut(b []byte, limit, outLimit int) (end int, byOut bool) {
+// written as it stands, and the decoded length of what it keeps. In a clean
+// body only escapes decode to something of another length, so it jumps from
+// backslash to backslash.
+func cleanCut(b []byte, limit, outLimit int) (end, kept int, byOut bool) {
 	n, i := 0, 0 // decoded bytes kept, bytes of b read (and written)
 	for i < len(b) {
 		j := bytes.IndexByte(b[i:], '\\')
@@ -194,7 +195,8 @@ func cleanCut(b []byte, limit, outLimit int) (end int, byOut bool) {
 			if i+j > outLimit {
 				byOutLimit = back(outLimit)
 			}
-			return min(byText, byOutLimit), byOutLimit < byText
+			end := min(byText, byOutLimit)
+			return end, n + end - i, byOutLimit < byText
 		}
 		n, i = n+j, i+j
 		if i+1 >= len(b) {
@@ -209,11 +211,11 @@ func cleanCut(b []byte, limit, outLimit int) (end int, byOut bool) {
 			size, width = k, utf8.RuneLen(r)
 		}
 		if n+width > limit || i+size > outLimit {
-			return i, n+width <= limit
+			return i, n, n+width <= limit
 		}
 		n, i = n+width, i+size
 	}
-	return i, false
+	return i, n, false
 }
 
 // appendRepaired copies the body of a literal that was not checked clean,

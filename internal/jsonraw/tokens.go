@@ -25,6 +25,7 @@ type TokenIter struct {
 	Raw  []byte  // OtherToken
 	v    Value
 	i    int
+	w    walker
 }
 
 // Tokens starts a walk over the tokens of v.
@@ -32,14 +33,17 @@ func (v Value) Tokens() *TokenIter { return &TokenIter{v: v} }
 
 // Next moves to the next token and reports whether there is one.
 func (t *TokenIter) Next() bool {
+	if !t.w.resolved {
+		t.w = walkOf(t.v.o, t.v.b)
+	}
 	b := t.v.b
 	for t.i < len(b) {
 		switch c := b[t.i]; c {
 		case ' ', '\t', '\n', '\r', ':':
 			t.i++
 		case '"':
-			end := skipString(b, t.i)
-			t.Lit = Literal{b: b[t.i:end], clean: t.v.clean}
+			end := t.w.str(b, t.i)
+			t.Lit = Literal{b: b[t.i:end], o: t.v.o}
 			t.Kind = StringToken
 			if isKey(b[end:]) {
 				t.Kind = KeyToken
@@ -59,7 +63,7 @@ func (t *TokenIter) Next() bool {
 			t.i++
 			return true
 		default:
-			end := skipValue(b, t.i)
+			end := t.w.value(b, t.i)
 			if end <= t.i {
 				end = t.i + 1
 			}
@@ -75,9 +79,9 @@ func (t *TokenIter) Next() bool {
 // and moves past it: its tokens are not walked.
 func (t *TokenIter) Container() Value {
 	start := t.i - 1
-	end := skipValue(t.v.b, start)
+	end := t.w.value(t.v.b, start)
 	t.i = end
-	return Value{b: t.v.b[start:end], clean: t.v.clean}
+	return Value{b: t.v.b[start:end], o: t.v.o}
 }
 
 // isKey reports whether a string followed by after is an object key.

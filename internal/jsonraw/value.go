@@ -31,16 +31,24 @@ import (
 // by every value read from it: all its strings may be copied into a dialog
 // as they stand. The zero Value is absent.
 type Value struct {
-	b     []byte
+	b []byte
+	o *origin
+}
+
+// origin is what the values read from one text share: the Checker's verdict
+// (or a builder's), and the Checker's index of the record. One pointer, so
+// that a Value stays four words: adapters copy many.
+type origin struct {
 	clean bool
+	ix    index
 }
 
 // Literal is a JSON string literal as it stands in the input text, quotes
 // included and escapes kept, borrowed from it; clean as for Value. The zero
 // Literal is absent (and empty).
 type Literal struct {
-	b     []byte
-	clean bool
+	b []byte
+	o *origin
 }
 
 // Kind is the type of a value.
@@ -67,7 +75,8 @@ func (c *Checker) Value(b []byte, maxDepth int) (Value, Verdict) {
 	if v > Dirty {
 		return Value{}, v
 	}
-	return Value{b: bytes.TrimSpace(b), clean: v == Clean}, v
+	c.o.clean = v == Clean
+	return Value{b: bytes.TrimSpace(b), o: &c.o}, v
 }
 
 // Parse checks b as Checker.Value does, with a Checker of its own and no
@@ -82,7 +91,7 @@ func Parse(b []byte) (Value, bool) {
 func (v Value) Bytes() []byte { return v.b }
 
 // Clean reports whether the value's strings may be copied as they stand.
-func (v Value) Clean() bool { return v.clean }
+func (v Value) Clean() bool { return v.o != nil && v.o.clean }
 
 // Kind returns the type of the value.
 func (v Value) Kind() Kind {
@@ -224,7 +233,7 @@ func (l Literal) Body() []byte {
 }
 
 // Clean reports whether the literal may be copied as it stands.
-func (l Literal) Clean() bool { return l.clean }
+func (l Literal) Clean() bool { return l.o != nil && l.o.clean }
 
 // IsEmpty reports whether the literal is absent or "".
 func (l Literal) IsEmpty() bool { return len(l.b) <= 2 }
@@ -254,7 +263,8 @@ type MemberIter struct {
 	Value Value  // the current member's value
 	s     []byte
 	i     int
-	clean bool
+	o     *origin
+	w     walker // the index, once the first step has found s in its record
 }
 
 // KeyLit returns the current member's key as a Literal.
@@ -263,13 +273,13 @@ func (m *MemberIter) KeyLit() Literal {
 		return Literal{}
 	}
 	start := cap(m.s) - cap(m.Key) - 1 // the key's opening quote: Key is a slice of s
-	return Literal{b: m.s[start : start+len(m.Key)+2], clean: m.clean}
+	return Literal{b: m.s[start : start+len(m.Key)+2], o: m.o}
 }
 
 // Members starts a walk over the members of an object; any other value
 // has none.
 func (v Value) Members() *MemberIter {
-	return &MemberIter{s: v.b, i: start(v.b, '{'), clean: v.clean}
+	return &MemberIter{s: v.b, i: start(v.b, '{'), o: v.o}
 }
 
 // Next moves to the next member and reports whether there is one.
@@ -279,6 +289,9 @@ func (m *MemberIter) Next() bool { return m.NextKey() && m.NextValue() }
 // value in place itself: Rest is then the text from the value on, and the
 // caller moves past the value with Skip, or reads it with NextValue.
 func (m *MemberIter) NextKey() bool {
+	if !m.w.resolved {
+		m.w = walkOf(m.o, m.s)
+	}
 	s := m.s
 	i := skipSeparator(s, m.i)
 	if i < len(s) && s[i] == '}' {
@@ -289,7 +302,10 @@ func (m *MemberIter) NextKey() bool {
 		m.i = len(s)
 		return false
 	}
-	end := skipString(s, i)
+	end := keyEnd(s, i)
+	if end < 0 {
+		end = m.w.str(s, i)
+	}
 	m.Key = s[i+1 : max(end-1, i+1)]
 	i = skipSpace(s, end)
 	if i >= len(s) || s[i] != ':' {
@@ -302,19 +318,19 @@ func (m *MemberIter) NextKey() bool {
 
 // NextValue reads the value after the key NextKey read into Value.
 func (m *MemberIter) NextValue() bool {
-	end := skipValue(m.s, m.i)
+	end := m.w.value(m.s, m.i)
 	if end <= m.i {
 		m.i = len(m.s)
 		return false
 	}
-	m.Value = Value{b: m.s[m.i:end], clean: m.clean}
+	m.Value = Value{b: m.s[m.i:end], o: m.o}
 	m.i = end
 	return true
 }
 
 // Rest is the text from the current position on: after NextKey, from the
 // value on; after the last member, what follows the object.
-func (m *MemberIter) Rest() Value { return Value{b: m.s[m.i:], clean: m.clean} }
+func (m *MemberIter) Rest() Value { return Value{b: m.s[m.i:], o: m.o} }
 
 // Skip moves n bytes on, past a value the caller has walked in Rest.
 func (m *MemberIter) Skip(n int) { m.i = min(m.i+max(n, 0), len(m.s)) }
@@ -325,7 +341,7 @@ func (m *MemberIter) End() int { return m.i }
 
 // Walked is, once Next has reported false, the object itself (without what
 // may run on past it).
-func (m *MemberIter) Walked() Value { return Value{b: m.s[:m.i], clean: m.clean} }
+func (m *MemberIter) Walked() Value { return Value{b: m.s[:m.i], o: m.o} }
 
 // ElementIter walks the elements of an array:
 //
@@ -336,29 +352,33 @@ type ElementIter struct {
 	Value Value // the current element
 	s     []byte
 	i     int
-	clean bool
+	o     *origin
+	w     walker // as in MemberIter
 }
 
 // Elements starts a walk over the elements of an array; any other value
 // has none. It returns a pointer for the reason Members does.
 func (v Value) Elements() *ElementIter {
-	return &ElementIter{s: v.b, i: start(v.b, '['), clean: v.clean}
+	return &ElementIter{s: v.b, i: start(v.b, '['), o: v.o}
 }
 
 // Next moves to the next element and reports whether there is one.
 func (e *ElementIter) Next() bool {
+	if !e.w.resolved {
+		e.w = walkOf(e.o, e.s)
+	}
 	s := e.s
 	i := skipSeparator(s, e.i)
 	if i >= len(s) || s[i] == ']' {
 		e.i = len(s)
 		return false
 	}
-	end := skipValue(s, i)
+	end := e.w.value(s, i)
 	if end <= i {
 		e.i = len(s)
 		return false
 	}
-	e.Value = Value{b: s[i:end], clean: e.clean}
+	e.Value = Value{b: s[i:end], o: e.o}
 	e.i = end
 	return true
 }
@@ -396,27 +416,23 @@ func skipSeparator(s []byte, i int) int {
 }
 
 // skipString returns the index just past the string literal that starts at
-// s[i] (a quote), or len(s) if it does not end. It jumps from quote to
-// quote with IndexByte, which made walking real lines three times faster
-// than a loop over every byte.
-func skipString(s []byte, i int) int {
-	j := i + 1
-	for {
-		q := bytes.IndexByte(s[j:], '"')
-		if q < 0 {
-			return len(s)
-		}
-		j += q
-		// The quote is escaped when an odd number of backslashes precede it.
-		n := 0
-		for k := j - 1; k > i && s[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
+// s[i] (a quote), or len(s) if it does not end.
+func skipString(s []byte, i int) int { return walker{}.str(s, i) }
+
+// keyEnd returns the index just past a key that starts at s[i] (a quote)
+// when it ends within a few bytes and holds no escape; -1 for any other.
+// Keys are short and plain: a loop over their bytes costs less than a call
+// to IndexByte.
+func keyEnd(s []byte, i int) int {
+	for j := i + 1; j < len(s) && j <= i+24; j++ {
+		switch s[j] {
+		case '"':
 			return j + 1
+		case '\\':
+			return -1
 		}
-		j++
 	}
+	return -1
 }
 
 // skipValue returns the index just past the value that starts at s[i]: i

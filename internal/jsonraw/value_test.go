@@ -15,7 +15,7 @@ import (
 )
 
 // val is s as a Value, s valid or not: the walks must cope with any text.
-func val(s string) Value { return Value{b: []byte(s), clean: true} }
+func val(s string) Value { return Value{b: []byte(s), o: &origin{clean: true}} }
 
 func members(raw string) [][2]string {
 	var got [][2]string
@@ -159,7 +159,7 @@ func TestStrOwnsItsText(t *testing.T) {
 
 func TestCleanIsInherited(t *testing.T) {
 	for _, clean := range []bool{true, false} {
-		v := Value{b: []byte(`{"a":[{"b":"x"}]}`), clean: clean}
+		v := Value{b: []byte(`{"a":[{"b":"x"}]}`), o: &origin{clean: clean}}
 		var got []bool
 		for m := v.Members(); m.Next(); {
 			got = append(got, m.Value.Clean())

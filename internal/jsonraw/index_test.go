@@ -1,0 +1,207 @@
+package jsonraw
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// indexLines are records whose long strings and containers the Checker
+// indexes: our fixtures of every format, and lines written for the edges
+// (escaped quotes and backslash runs about the window's end, lengths about
+// indexMin, long keys, long nested containers, escapes of every kind).
+func indexLines(t testing.TB) [][]byte {
+	t.Helper()
+	files, err := filepath.Glob("../../testdata/*/*.in.jsonl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var lines [][]byte
+	for _, f := range files {
+		d, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for l := range bytes.SplitSeq(d, []byte("\n")) {
+			if l = bytes.TrimSpace(l); len(l) > 0 && l[0] == '{' {
+				lines = append(lines, l)
+			}
+		}
+	}
+	for n := indexMin - 4; n <= indexMin+4; n++ {
+		s := strings.Repeat("a", n)
+		lines = append(lines,
+			[]byte(`{"k":"`+s+`","n":1}`),                               // a string about the threshold
+			[]byte(`{"`+s+`":["`+s+`"]}`),                               // a long key
+			[]byte(`{"a":{"b":"`+s[:n/2]+`"},"c":[1,2,"`+s[n/2:]+`"]}`), // containers about it
+			[]byte(`{"k":"`+s[:n-2]+`\"x\\\"","z":"`+s+`\\"}`),          // escaped quotes and backslashes at the window's end
+		)
+	}
+	long := strings.Repeat(`line with \"quotes\", \\ back\\slashes\\, \u00e9 \ud83d\ude00 \u001b[1m and \t tabs\n`, 40)
+	lines = append(lines,
+		[]byte(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"`+long+`"}]},"tool_use_result":{"stdout":"`+long+`","stderr":"","nested":[{"x":"`+long+`"},[[["`+long+`"]]]]}}`),
+		[]byte(` {"pretty" : [ "`+long+`" , { "a" : "`+long+`" } ] } `),
+		[]byte(`["`+long+`",{"k":"`+long+`"},"short"]`),
+	)
+	return lines
+}
+
+// trace writes down everything a walk of v sees: members (keys, values,
+// the rest after each key), elements and tokens, recursively.
+func trace(b *strings.Builder, v Value, depth int) {
+	if depth > 20 {
+		return
+	}
+	for m := v.Members(); m.NextKey(); {
+		fmt.Fprintf(b, "key %q rest %d\n", m.Key, len(m.Rest().Bytes()))
+		if !m.NextValue() {
+			break
+		}
+		fmt.Fprintf(b, "value %q lit %q\n", m.Value.Bytes(), m.KeyLit().Bytes())
+		trace(b, m.Value, depth+1)
+	}
+	for e := v.Elements(); e.Next(); {
+		fmt.Fprintf(b, "element %q\n", e.Value.Bytes())
+		trace(b, e.Value, depth+1)
+	}
+	for tk := v.Tokens(); tk.Next(); {
+		fmt.Fprintf(b, "token %d %q %c %q\n", tk.Kind, tk.Lit.Bytes(), tk.Byte, tk.Raw)
+		if tk.Kind == OpenToken && depth%2 == 1 {
+			fmt.Fprintf(b, "container %q\n", tk.Container().Bytes())
+		}
+	}
+}
+
+// TestIndexMatchesScan: the index holds each long string and container with
+// the end a scan finds, and every walk over an indexed record sees what the
+// same walk over the text alone sees.
+func TestIndexMatchesScan(t *testing.T) {
+	var c Checker
+	indexed := 0
+	for _, line := range indexLines(t) {
+		v, verdict := c.Value(line, 1000)
+		if verdict >= Invalid {
+			continue // the fixtures of bad input
+		}
+		for _, e := range c.o.ix.spans {
+			require.Equal(t, skipValue(line, e.start), e.end, "span at %d of %s", e.start, line)
+			require.GreaterOrEqual(t, e.end-e.start, indexMin)
+			if line[e.start] == '"' && verdict == Clean {
+				require.Equal(t, DecodedLen(line[e.start+1:e.end-1]), e.decoded, "decoded length at %d of %s", e.start, line)
+			}
+		}
+		indexed += len(c.o.ix.spans)
+		var withIndex, without strings.Builder
+		trace(&withIndex, v, 0)
+		trace(&without, Value{b: v.b, o: &origin{clean: v.Clean()}}, 0)
+		require.Equal(t, without.String(), withIndex.String(), "%s", line)
+	}
+	require.Greater(t, indexed, 50, "the lines hold long strings: the index must have them")
+}
+
+// TestIndexIsUsed: a walk over an indexed record looks its long values up
+// instead of scanning them. An index entry with a wrong end shows it: the
+// walk follows the entry.
+func TestIndexIsUsed(t *testing.T) {
+	long := strings.Repeat("x", 3*indexMin)
+	var c Checker
+	v, _ := c.Value([]byte(`{"a":"`+long+`","b":{"c":"`+long+`"},"d":1}`), 10)
+	require.Len(t, c.o.ix.spans, 4) // the line, "a", "b", "c"
+	require.Equal(t, []string{"a", "b", "d"}, keys(v))
+	c.o.ix.spans[2].end -= 2 // "b"'s object now ends two bytes early, inside "c"'s string
+	require.Equal(t, []string{"a", "b"}, keys(v))
+}
+
+func keys(v Value) []string {
+	var k []string
+	for m := v.Members(); m.Next(); {
+		k = append(k, string(m.Key))
+	}
+	return k
+}
+
+// TestStaleIndexIsNotUsed: a value kept from an earlier record, after the
+// Checker has indexed another, is walked by scanning: its text is not in
+// the record the index is for.
+func TestStaleIndexIsNotUsed(t *testing.T) {
+	long := strings.Repeat("y", 2*indexMin)
+	var c Checker
+	first, _ := c.Value([]byte(`{"a":"`+long+`","b":2}`), 10)
+	_, _ = c.Value([]byte(`{"zz":"`+long+long+`","q":[1]}`), 10)
+	require.Equal(t, []string{"a", "b"}, keys(first))
+	require.Equal(t, `2`, string(first.Get("b").Bytes()))
+	// A slice of the same record that does not start where the index's
+	// record does is still found in it.
+	rec := []byte(`{"a":"` + long + `","b":{"c":"` + long + `"}}`)
+	_, _ = c.Value(rec, 10)
+	inner := Value{b: rec[bytes.Index(rec, []byte(`{"c"`)) : len(rec)-1], o: &c.o}
+	require.Equal(t, []string{"c"}, keys(inner))
+	require.Equal(t, walkOf(&c.o, inner.b).base, bytes.Index(rec, []byte(`{"c"`)))
+	require.Nil(t, walkOf(&c.o, []byte(`{"c":1}`)).ix, "text from elsewhere")
+}
+
+// TestIndexedLiteralCut: a long literal cut to the limits leaves out, by the
+// index's decoded length, what DecodedLen counts.
+func TestIndexedLiteralCut(t *testing.T) {
+	var c Checker
+	for _, line := range indexLines(t) {
+		v, verdict := c.Value(line, 1000)
+		if verdict != Clean {
+			continue
+		}
+		for tk := v.Tokens(); tk.Next(); {
+			if tk.Kind != StringToken || len(tk.Lit.Bytes()) < indexMin {
+				continue
+			}
+			plain := Literal{b: tk.Lit.b, o: &origin{clean: true}}
+			for _, lim := range [][2]int{{-1, -1}, {0, -1}, {1, -1}, {100, -1}, {indexMin, -1}, {1000, -1}, {-1, 7}, {50, 200}, {5000, 90}} {
+				want, wantCut, wantBy := AppendLiteral(nil, plain, lim[0], lim[1])
+				got, cut, by := AppendLiteral(nil, tk.Lit, lim[0], lim[1])
+				require.Equal(t, string(want), string(got))
+				require.Equal(t, wantCut, cut, "limits %v of %s", lim, tk.Lit.Bytes())
+				require.Equal(t, wantBy, by)
+			}
+		}
+	}
+}
+
+// FuzzIndex: for any text made into long strings, the index agrees with a
+// scan, and cutting a long literal counts what it leaves out alike.
+func FuzzIndex(f *testing.F) {
+	for _, s := range []string{`abc`, `a\"b`, `\\`, `\u00e9\ud83d\ude00`, `\n\t`, `"],{`, "é€"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, body string, n int) {
+		n = n%300 + 1
+		if n < 0 {
+			n = -n
+		}
+		long := strings.Repeat(body, max(1, (indexMin+len(body))/max(1, len(body))))
+		line := []byte(`{"a":"` + long + `","b":[{"c":"` + body + `"},"` + long + long + `"],"` + long + `":` + strings.Repeat(`[`, n%5) + `"` + body + `"` + strings.Repeat(`]`, n%5) + `}`)
+		var c Checker
+		v, verdict := c.Value(line, 100)
+		if verdict >= Invalid {
+			return
+		}
+		for _, e := range c.o.ix.spans {
+			require.Equal(t, skipValue(line, e.start), e.end)
+			if line[e.start] == '"' && verdict == Clean {
+				require.Equal(t, DecodedLen(line[e.start+1:e.end-1]), e.decoded)
+			}
+		}
+		var withIndex, without strings.Builder
+		trace(&withIndex, v, 0)
+		trace(&without, Value{b: v.b, o: &origin{clean: v.Clean()}}, 0)
+		require.Equal(t, without.String(), withIndex.String())
+		if verdict != Clean {
+			return
+		}
+		l := v.Get("a").Lit()
+		want, wantCut, _ := AppendLiteral(nil, Literal{b: l.b, o: &origin{clean: true}}, n, -1)
+		got, cut, _ := AppendLiteral(nil, l, n, -1)
+		require.Equal(t, string(want), string(got))
+		require.Equal(t, wantCut, cut)
+	})
+}
