@@ -113,7 +113,7 @@ func (d *drawing) blocks(n ast.Node, width, depth int) []string {
 	var out []string
 	var prev ast.Node
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		lines := d.block(c, width, depth+1)
+		lines := trimEmpty(d.block(c, width, depth+1))
 		if len(lines) == 0 {
 			continue
 		}
@@ -251,9 +251,16 @@ func (d *drawing) lines(n ast.Node) []string {
 	return out
 }
 
-// pre draws lines as they are, cleaned, broken where wider than width.
+// pre draws lines as they are, cleaned, broken where wider than width,
+// without empty lines first or last.
 func (d *drawing) pre(lines []string, width int, st style) []string {
 	width = max(width, MinWidth)
+	for len(lines) > 0 && strings.TrimSpace(clean(lines[0])) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(clean(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
 	var out []string
 	for _, l := range lines {
 		l = strings.TrimRight(clean(l), " ")
@@ -479,9 +486,12 @@ func (d *drawing) wrap(spans []span, width int) []string {
 	if lineW > 0 || len(lines) > 0 {
 		flushLine()
 	}
-	// A hard break at the end leaves an empty last line.
+	// A hard break first or last leaves an empty line there.
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
 	}
 	return lines
 }
@@ -513,4 +523,16 @@ func truncate(l string, width int) string {
 		t += "\x1b[0m"
 	}
 	return t
+}
+
+// trimEmpty drops empty lines at either end, so that blocks are separated
+// by exactly one.
+func trimEmpty(lines []string) []string {
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
 }
