@@ -150,7 +150,7 @@ func (d *drawing) block(n ast.Node, width, depth int) []string {
 	case *ast.ThematicBreak:
 		return []string{d.paint(stDim, strings.Repeat("─", width))}
 	case *ast.CodeBlock, *ast.FencedCodeBlock:
-		return d.indent(d.pre(d.lines(n), width-2, stCode), "  ", "  ", width)
+		return d.indent(d.pre(d.lines(n), inner(width, 2), stCode), "  ", "  ", width)
 	case *ast.HTMLBlock:
 		lines := d.lines(n)
 		if n.HasClosure() {
@@ -159,7 +159,7 @@ func (d *drawing) block(n ast.Node, width, depth int) []string {
 		return d.pre(lines, width, 0)
 	case *ast.Blockquote:
 		bar := d.paint(stDim, ">")
-		return d.indent(d.blocks(n, width-2, depth), bar+" ", bar+" ", width)
+		return d.indent(d.blocks(n, inner(width, 2), depth), bar+" ", bar+" ", width)
 	case *ast.List:
 		return d.list(n, width, depth)
 	}
@@ -200,7 +200,7 @@ func (d *drawing) list(l *ast.List, width, depth int) []string {
 			num++
 		}
 		pad := strings.Repeat(" ", ansi.StringWidth(marker))
-		lines := d.indent(d.blocks(item, width-len(pad), depth), marker, pad, width)
+		lines := d.indent(d.blocks(item, inner(width, len(pad)), depth), marker, pad, width)
 		if len(lines) == 0 {
 			lines = []string{strings.TrimRight(marker, " ")}
 		}
@@ -210,6 +210,15 @@ func (d *drawing) list(l *ast.List, width, depth int) []string {
 		out = append(out, lines...)
 	}
 	return out
+}
+
+// inner is the width left inside an indent of k columns: the whole width
+// where that would be less than MinWidth (indent then indents nothing).
+func inner(width, k int) int {
+	if width-k < MinWidth {
+		return width
+	}
+	return width - k
 }
 
 // indent puts first before the first line and rest before the others

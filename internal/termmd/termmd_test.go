@@ -172,3 +172,10 @@ func FuzzRender(f *testing.F) {
 		checkLines(t, src, int(width%120))
 	})
 }
+
+// Nesting deeper than the width allows stops indenting but keeps the width
+// for the text: at 12 columns a quote in a quote has 8 left, too few, so
+// the inner one draws at 10 without its bar.
+func TestDeepNestingKeepsTheWidth(t *testing.T) {
+	require.Equal(t, []string{"> one two", "> three four", "> five"}, plain("> > one two three four five", 12))
+}
