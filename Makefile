@@ -34,7 +34,8 @@ FUZZ_TARGETS := internal/dispatch:FuzzPipeline \
 	internal/claude:FuzzClaude internal/codex:FuzzCodex internal/dialog:FuzzWriter \
 	internal/jsonraw:FuzzChecker internal/jsonraw:FuzzUTF8Seq internal/jsonraw:FuzzMembers \
 	internal/jsonraw:FuzzInvalid internal/jsonraw:FuzzAppendEscaped internal/jsonraw:FuzzLiteral \
-	internal/jsonraw:FuzzLiteralOutLimit internal/jsonraw:FuzzDecodedLen
+	internal/jsonraw:FuzzLiteralOutLimit internal/jsonraw:FuzzDecodedLen \
+	internal/termmd:FuzzRender
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \

@@ -13,13 +13,11 @@ import (
 	"regexp"
 	"strings"
 
-	"charm.land/glamour/v2"
-	gansi "charm.land/glamour/v2/ansi"
-	"charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/editdiff"
+	"github.com/ssebench/sse-dialog-convert/internal/termmd"
 )
 
 // Options say how to draw.
@@ -34,11 +32,11 @@ type Options struct {
 // DefaultFold is how many lines of a tool result are shown when folded.
 const DefaultFold = 4
 
-// Renderer draws blocks. It keeps the Markdown renderer, which is costly
-// to make, for the whole dialog.
+// Renderer draws blocks. It keeps the Markdown renderer (and its parser)
+// for the whole dialog.
 type Renderer struct {
 	opt Options
-	md  map[int]*glamour.TermRenderer // by wrap width
+	md  *termmd.Renderer
 }
 
 // New returns a Renderer.
@@ -49,7 +47,7 @@ func New(opt Options) *Renderer {
 	if opt.FoldLines <= 0 {
 		opt.FoldLines = DefaultFold
 	}
-	return &Renderer{opt: opt, md: map[int]*glamour.TermRenderer{}}
+	return &Renderer{opt: opt, md: termmd.New(opt.Color)}
 }
 
 // Render draws a whole dialog: its nodes in order, subagents nested, and
@@ -329,86 +327,18 @@ func (r *Renderer) text(s string, depth int, code string) string {
 	return b.String()
 }
 
-// markdown renders a message with glamour, indented under its head. When
-// the renderer fails (it should not), the text is shown plain.
+// markdown draws a message as Markdown, indented under its head.
 func (r *Renderer) markdown(s string, depth int) string {
-	width := max(r.opt.Width-2*depth-2, 10)
-	md, ok := r.md[width]
-	if !ok {
-		var err error
-		md, err = glamour.NewTermRenderer(glamour.WithStyles(r.style()), glamour.WithWordWrap(width))
-		if err != nil {
-			return r.text(s, depth, "")
-		}
-		r.md[width] = md
-	}
-	out, err := md.Render(Clean(s))
-	if err != nil {
-		return r.text(s, depth, "")
-	}
-	out = oscRe.ReplaceAllString(out, "")
-	if !r.opt.Color {
-		out = ansi.Strip(out)
-	}
 	g := r.guide(depth)
-	lines := strings.Split(out, "\n")
 	var b strings.Builder
-	blank := 0
-	started := false
-	for _, l := range lines {
-		l = trimTrailing(l)
-		if ansi.Strip(l) == "" {
-			blank++
+	for _, l := range r.md.Render(Clean(s), max(r.opt.Width-2*depth-2, termmd.MinWidth)) {
+		if l == "" {
+			b.WriteString(strings.TrimRight(g, " ") + "\n")
 			continue
 		}
-		if started && blank > 0 {
-			b.WriteString(strings.TrimRight(g, " ") + "\n")
-		}
-		blank = 0
-		started = true
 		b.WriteString(g + "  " + l + "\n")
 	}
 	return b.String()
-}
-
-// style is glamour's dark style with the terminal's own text colour (dark's
-// light grey is unreadable on a light background) and no margin (the
-// view indents), or its plain-text style when colours are off.
-func (r *Renderer) style() gansi.StyleConfig {
-	var s gansi.StyleConfig
-	if r.opt.Color {
-		s = styles.DarkStyleConfig
-		s.Document.Color = nil
-		s.Paragraph.Color = nil
-		s.Text.Color = nil
-	} else {
-		s = styles.NoTTYStyleConfig
-		// Plain text reads better without the ** and * around emphasis.
-		s.Strong.BlockPrefix, s.Strong.BlockSuffix = "", ""
-		s.Emph.BlockPrefix, s.Emph.BlockSuffix = "", ""
-	}
-	zero := uint(0)
-	s.Document.Margin = &zero
-	s.Document.BlockPrefix, s.Document.BlockSuffix = "", ""
-	return s
-}
-
-// oscRe matches OSC sequences (glamour writes OSC 8 hyperlinks, which
-// less -R shows as garbage); the link text and URL stay in the text.
-var oscRe = regexp.MustCompile("\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)")
-
-// trailingRe is padding at the end of a rendered line: spaces and the SGR
-// codes around them.
-var trailingRe = regexp.MustCompile(`(?:[ \t]|\x1b\[[0-9;]*m)+$`)
-
-// trimTrailing drops glamour's padding to the wrap width, keeping a final
-// reset so that no colour runs on.
-func trimTrailing(l string) string {
-	t := trailingRe.ReplaceAllString(l, "")
-	if t != l && strings.Contains(t, "\x1b[") {
-		t += "\x1b[0m"
-	}
-	return t
 }
 
 // Ending draws the closing line: status, turns, duration, tokens, cost,
