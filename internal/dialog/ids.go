@@ -1,9 +1,6 @@
 package dialog
 
-import (
-	"hash/fnv"
-	"strconv"
-)
+import "strconv"
 
 // idSet hands out tool ids that no other call of the dialog has, in memory
 // that does not grow with the number of calls: the first exactIDs ids are
@@ -20,6 +17,7 @@ type idSet struct {
 	// It holds only ids that were renamed, and is forgotten when it grows
 	// past exactIDs.
 	renamed map[string]int
+	next    []byte // the renamed id being tried
 }
 
 const (
@@ -36,21 +34,37 @@ func (s *idSet) unique(src string) string {
 	if src == "" {
 		src = "tool"
 	}
-	id := src
-	for s.has(id) {
+	// A source id renamed before is in use: the set never forgets. Codex
+	// reuses item_N in every process, so this spares most calls a lookup
+	// of the filter.
+	n, taken := s.renamed[src]
+	if !taken {
+		taken = has(s, src)
+	}
+	if !taken {
+		s.add(src)
+		return src
+	}
+	for taken {
 		if s.renamed == nil || len(s.renamed) > exactIDs {
 			s.renamed = make(map[string]int)
+			n = 0
 		}
-		s.renamed[src]++
-		id = src + "#" + strconv.Itoa(s.renamed[src]+1)
+		n++
+		s.renamed[src] = n
+		s.next = strconv.AppendInt(append(append(s.next[:0], src...), '#'), int64(n+1), 10)
+		taken = has(s, s.next)
 	}
+	id := string(s.next)
 	s.add(id)
 	return id
 }
 
-func (s *idSet) has(id string) bool {
+// has reports whether some call has used id, held as a string or as bytes
+// (a candidate built in idSet.next, made a string only once it is free).
+func has[ID string | []byte](s *idSet, id ID) bool {
 	if s.bloom == nil {
-		_, ok := s.exact[id]
+		_, ok := s.exact[string(id)]
 		return ok
 	}
 	block, bits := bloomBits(id)
@@ -95,11 +109,17 @@ func (s *idSet) setBits(id string) {
 // ids were 8% of converting a long Codex file. The false positive rate is
 // that of a plain filter of this size to within a few per cent.
 //
-// The hash is FNV-1a, fixed, not seeded: the same input must give the same
-// dialog on every run.
-func bloomBits(id string) (block, bits uint64) {
-	h := fnv.New64a()
-	h.Write([]byte(id))
-	x := h.Sum64()
+// The hash is FNV-1a (64 bits), fixed, not seeded: the same input must
+// give the same dialog on every run.
+func bloomBits[ID string | []byte](id ID) (block, bits uint64) {
+	const (
+		offset64 = 14695981039346656037
+		prime64  = 1099511628211
+	)
+	x := uint64(offset64)
+	for i := 0; i < len(id); i++ {
+		x ^= uint64(id[i])
+		x *= prime64
+	}
 	return (x % (bloomWords / blockWords)) * blockWords, x / (bloomWords / blockWords)
 }
