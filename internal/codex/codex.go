@@ -183,6 +183,12 @@ type Adapter struct {
 	msgSeen bool
 	seed    maphash.Seed
 
+	// it and msg are the item or legacy msg of the line being handled,
+	// when it has one (hasItem, hasMsg); zero between lines.
+	it              item
+	msg             legacyMsg
+	hasItem, hasMsg bool
+
 	// Reused buffers for the text and args built here: text for results
 	// and warnings, args for tool args, join for pieces of a result.
 	text, join jsonraw.Builder
@@ -206,25 +212,38 @@ var errNoItem = errors.New("item event without an item object")
 
 // Event handles one Codex event.
 func (a *Adapter) Event(ev adapter.Event) error {
+	err := a.event(ev)
+	// The item or msg read borrows the line: let go of it, and leave the
+	// fields zero for the next line, which then zeroes only what it uses.
+	if a.hasItem {
+		a.it, a.hasItem = item{}, false
+	}
+	if a.hasMsg {
+		a.msg, a.hasMsg = legacyMsg{}, false
+	}
+	return err
+}
+
+func (a *Adapter) event(ev adapter.Event) error {
 	var typ, usage, errv, message, prompt jsonraw.Value
-	var it item
-	var m legacyMsg
-	hasItem, hasMsg, cfg := false, false, 0
+	cfg := 0
 	for f := ev.Members(); f.NextKey(); {
 		// item and msg are read where they stand: they hold the long
 		// strings (command output), so the line is walked once.
 		switch r := f.Rest(); {
 		case string(f.Key) == "item" && r.IsObject():
-			var n int
-			it, n = parseItem(r)
-			f.Skip(n)
-			hasItem = true
+			if a.hasItem {
+				a.it = item{} // the last "item" is the one read
+			}
+			f.Skip(parseItem(&a.it, r))
+			a.hasItem = true
 			continue
 		case string(f.Key) == "msg" && r.IsObject():
-			var n int
-			m, n = parseLegacy(r)
-			f.Skip(n)
-			hasMsg = true
+			if a.hasMsg {
+				a.msg = legacyMsg{}
+			}
+			f.Skip(parseLegacy(&a.msg, r))
+			a.hasMsg = true
 			continue
 		}
 		if !f.NextValue() {
@@ -273,7 +292,7 @@ func (a *Adapter) Event(ev adapter.Event) error {
 			a.closeOpen("the turn failed before the tool call finished", false)
 			a.end(dialog.StatusError, why, "")
 		case "item.started", "item.updated", "item.completed":
-			if !hasItem {
+			if !a.hasItem {
 				return errNoItem
 			}
 			ph := phaseCompleted
@@ -283,15 +302,15 @@ func (a *Adapter) Event(ev adapter.Event) error {
 			case "item.updated":
 				ph = phaseUpdated
 			}
-			return a.item(&it, ph)
+			return a.item(&a.it, ph)
 		case "error":
 			a.warning(message)
 		}
 		return nil
 	}
 	switch {
-	case hasMsg:
-		return a.legacy(&m)
+	case a.hasMsg:
+		return a.legacy(&a.msg)
 	case prompt.IsString():
 		a.w.StreamPrompt(dialog.Lit(prompt.Lit()))
 	case cfg >= configKeysNeeded:

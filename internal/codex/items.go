@@ -27,9 +27,9 @@ type item struct {
 }
 
 // parseItem reads the item object at the start of raw (which may run on
-// past it) and returns it with its length, so that the line is walked once.
-func parseItem(raw jsonraw.Value) (item, int) {
-	var it item
+// past it) into it, which is zero, and returns its length, so that the
+// line is walked once.
+func parseItem(it *item, raw jsonraw.Value) int {
 	f := raw.Members()
 	for f.Next() {
 		v := f.Value
@@ -86,7 +86,7 @@ func parseItem(raw jsonraw.Value) (item, int) {
 	if !it.typ.Exists() {
 		it.typ = it.itemType // 0.42 and 0.43
 	}
-	return it, f.End()
+	return f.End()
 }
 
 // item handles item.started, item.updated and item.completed.
