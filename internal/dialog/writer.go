@@ -127,6 +127,7 @@ type Writer struct {
 	firstSrc time.Time
 	lastSrc  time.Time
 	stamp    timestamp
+	clock    clockCache
 
 	budget budget
 	cut    cutter // the cuts of the entry being built
@@ -174,8 +175,12 @@ var (
 
 // clockTime is the converter's clock, in UTC to the millisecond, held
 // within the years a ts can say.
-func clockTime(c Clock) time.Time {
-	t := c.Now().UTC().Truncate(time.Millisecond)
+func clockTime(c Clock) time.Time { return clockForm(c.Now()) }
+
+// clockForm is a reading of the clock in UTC to the millisecond, held
+// within the years a ts can say.
+func clockForm(t time.Time) time.Time {
+	t = t.UTC().Truncate(time.Millisecond)
 	switch {
 	case t.Before(minTime):
 		return minTime
@@ -654,7 +659,7 @@ func (w *Writer) writePrompt(t Text) {
 // begin starts an entry in the reused buffer: seq, ts and type.
 func (w *Writer) begin(typ string) []byte {
 	if w.curClock {
-		w.cur, w.curClock = clockTime(w.opt.Clock), false
+		w.cur, w.curClock = w.clock.now(w.opt.Clock), false
 	}
 	t := w.cur
 	if t.Before(w.last) {
@@ -717,6 +722,24 @@ func (w *Writer) lastCutter(n int) *cutter {
 		w.cut.final = true
 	}
 	return &w.cut
+}
+
+// clockCache keeps the last reading of the clock in its ts form: the
+// command's clock says the same time for all the lines of one read of the
+// input, and the conversion to UTC milliseconds was 1% of converting short
+// Codex lines.
+type clockCache struct {
+	read     bool
+	raw, fit time.Time
+}
+
+func (c *clockCache) now(clock Clock) time.Time {
+	// == rather than Equal: the very same reading gives the very same form
+	// (Equal may hold between readings of different wall clocks).
+	if t := clock.Now(); !c.read || t != c.raw {
+		c.read, c.raw, c.fit = true, t, clockForm(t)
+	}
+	return c.fit
 }
 
 // timestamp formats entry times, keeping the last one: most entries share
