@@ -225,11 +225,12 @@ func (a *Adapter) Event(ev adapter.Event) error {
 }
 
 func (a *Adapter) event(ev adapter.Event) error {
-	var typ, usage, errv, message, prompt jsonraw.Value
-	cfg := 0
+	var typ, errv, message, prompt jsonraw.Value
+	var usage dialog.Tokens
+	hasUsage, cfg := false, 0
 	for f := ev.Members(); f.NextKey(); {
-		// item and msg are read where they stand: they hold the long
-		// strings (command output), so the line is walked once.
+		// item, msg and usage are read where they stand: the line is
+		// walked once (item and msg hold the long strings, command output).
 		switch r := f.Rest(); {
 		case string(f.Key) == "item" && r.IsObject():
 			if a.hasItem {
@@ -245,6 +246,12 @@ func (a *Adapter) event(ev adapter.Event) error {
 			f.Skip(parseLegacy(&a.msg, r))
 			a.hasMsg = true
 			continue
+		case string(f.Key) == "usage" && r.IsObject():
+			var n int
+			usage, n = readTokens(r)
+			f.Skip(n)
+			hasUsage = true
+			continue
 		}
 		if !f.NextValue() {
 			break
@@ -253,7 +260,7 @@ func (a *Adapter) event(ev adapter.Event) error {
 		case "type":
 			typ = f.Value
 		case "usage":
-			usage = f.Value
+			hasUsage = false // not an object
 		case "error":
 			errv = f.Value
 		case "message":
@@ -276,7 +283,7 @@ func (a *Adapter) event(ev adapter.Event) error {
 			a.active = true
 			a.boundary = true
 		case "turn.completed":
-			if usage.IsObject() {
+			if hasUsage {
 				a.setUsage(usage)
 			}
 			a.closeOpen("the turn ended before the tool call finished", true)
@@ -410,8 +417,7 @@ func (a *Adapter) thinking(raw jsonraw.Value) {
 // output_tokens includes reasoning). A total lower than the last one can
 // only come from a new process whose start the input does not show, so the
 // last one is kept as that earlier process's.
-func (a *Adapter) setUsage(u jsonraw.Value) {
-	t := Tokens(u)
+func (a *Adapter) setUsage(t dialog.Tokens) {
 	if t.In < a.cur.In || t.Out < a.cur.Out {
 		a.done = a.done.Plus(a.cur)
 	}
@@ -422,23 +428,34 @@ func (a *Adapter) setUsage(u jsonraw.Value) {
 // total_token_usage): input_tokens counts cached input, output_tokens
 // counts reasoning, as the dialog's totals do.
 func Tokens(u jsonraw.Value) dialog.Tokens {
+	t, _ := readTokens(u)
+	return t
+}
+
+// readTokens reads the usage object at the start of raw (which may run on
+// past it) and returns it with its length.
+func readTokens(raw jsonraw.Value) (dialog.Tokens, int) {
 	var t dialog.Tokens
-	for f := u.Members(); f.Next(); {
-		n, _ := f.Value.Int()
+	f := raw.Members()
+	for f.Next() {
+		var n *int64
 		switch string(f.Key) {
 		case "input_tokens":
-			t.In = n
+			n = &t.In
 		case "output_tokens":
-			t.Out = n
+			n = &t.Out
 		case "cached_input_tokens":
-			t.CacheRead = n
+			n = &t.CacheRead
 		case "cache_write_input_tokens":
-			t.CacheWrite = n
+			n = &t.CacheWrite
 		case "reasoning_output_tokens":
-			t.Reasoning = n
+			n = &t.Reasoning
+		}
+		if n != nil {
+			*n, _ = f.Value.Int()
 		}
 	}
-	return t
+	return t, f.End()
 }
 
 // start opens a tool call in the dialog.

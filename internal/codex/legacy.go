@@ -160,10 +160,10 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 		switch {
 		case m.info.IsObject(): // 0.31+
 			if u := m.info.Get("total_token_usage"); u.IsObject() {
-				a.setUsage(u)
+				a.setUsage(Tokens(u))
 			}
 		case m.inputTokens.Exists(): // ≤ 0.30: the usage itself
-			a.setUsage(m.raw)
+			a.setUsage(Tokens(m.raw))
 		}
 	case "error":
 		// Fatal in legacy: the core ends the task after it, and from 0.10
