@@ -17,7 +17,7 @@ type idSet struct {
 	// It holds only ids that were renamed, and is forgotten when it grows
 	// past exactIDs.
 	renamed map[string]int
-	next    []byte // the renamed id being tried
+	next    []byte // the renamed id being tried, src#k
 }
 
 const (
@@ -27,10 +27,12 @@ const (
 	blockWords  = 8 // a cache line: 512 bits, 9 bits to place one
 )
 
-// unique returns src if no call has used it, else src with a suffix #2,
-// #3, … that none has, counting on from the last rename of src; an empty
-// id is "tool".
-func (s *idSet) unique(src string) string {
+// unique returns the id of a new call that its source calls src: src
+// itself (suffix 0) if no call has used it, else src#k with a suffix k = 2,
+// 3, … that none has, counting on from the last rename of src; an empty id
+// is "tool". The renamed id is not made a string: the filter needs none,
+// and the writer writes it from src and k.
+func (s *idSet) unique(src string) (base string, suffix int) {
 	if src == "" {
 		src = "tool"
 	}
@@ -42,8 +44,8 @@ func (s *idSet) unique(src string) string {
 		taken = has(s, src)
 	}
 	if !taken {
-		s.add(src)
-		return src
+		add(s, src)
+		return src, 0
 	}
 	for taken {
 		if s.renamed == nil || len(s.renamed) > exactIDs {
@@ -52,16 +54,31 @@ func (s *idSet) unique(src string) string {
 		}
 		n++
 		s.renamed[src] = n
-		s.next = strconv.AppendInt(append(append(s.next[:0], src...), '#'), int64(n+1), 10)
+		s.next = appendSuffix(append(s.next[:0], src...), n+1)
 		taken = has(s, s.next)
 	}
-	id := string(s.next)
-	s.add(id)
-	return id
+	add(s, s.next)
+	return src, n + 1
+}
+
+// appendSuffix appends the suffix of a renamed id (none for 0).
+func appendSuffix(b []byte, suffix int) []byte {
+	if suffix == 0 {
+		return b
+	}
+	return strconv.AppendInt(append(b, '#'), int64(suffix), 10)
+}
+
+// idString is the id unique gave, as a string.
+func idString(base string, suffix int) string {
+	if suffix == 0 {
+		return base
+	}
+	return base + "#" + strconv.Itoa(suffix)
 }
 
 // has reports whether some call has used id, held as a string or as bytes
-// (a candidate built in idSet.next, made a string only once it is free).
+// (a candidate built in idSet.next).
 func has[ID string | []byte](s *idSet, id ID) bool {
 	if s.bloom == nil {
 		_, ok := s.exact[string(id)]
@@ -77,25 +94,26 @@ func has[ID string | []byte](s *idSet, id ID) bool {
 	return true
 }
 
-func (s *idSet) add(id string) {
+// add records id as used.
+func add[ID string | []byte](s *idSet, id ID) {
 	if s.bloom == nil {
 		if s.exact == nil {
 			s.exact = make(map[string]struct{})
 		}
 		if len(s.exact) < exactIDs {
-			s.exact[id] = struct{}{}
+			s.exact[string(id)] = struct{}{}
 			return
 		}
 		s.bloom = make([]uint64, bloomWords)
 		for old := range s.exact {
-			s.setBits(old)
+			setBits(s, old)
 		}
 		s.exact = nil
 	}
-	s.setBits(id)
+	setBits(s, id)
 }
 
-func (s *idSet) setBits(id string) {
+func setBits[ID string | []byte](s *idSet, id ID) {
 	block, bits := bloomBits(id)
 	for i := range bloomHashes {
 		bit := bits >> (9 * i) & (blockWords*64 - 1)

@@ -9,16 +9,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// idOf is the id unique gives src, as written.
+func idOf(s *idSet, src string) string { return idString(s.unique(src)) }
+
 func TestIDSetRenamesReuse(t *testing.T) {
 	var s idSet
-	assert.Equal(t, "item_0", s.unique("item_0"))
-	assert.Equal(t, "item_0#2", s.unique("item_0"))
-	assert.Equal(t, "item_0#3", s.unique("item_0"))
-	assert.Equal(t, "x#2", s.unique("x#2"), "a source id that looks renamed is kept")
-	assert.Equal(t, "x", s.unique("x"))
-	assert.Equal(t, "x#3", s.unique("x"), "the suffix skips ids in use")
-	assert.Equal(t, "tool", s.unique(""))
-	assert.Equal(t, "tool#2", s.unique(""))
+	assert.Equal(t, "item_0", idOf(&s, "item_0"))
+	assert.Equal(t, "item_0#2", idOf(&s, "item_0"))
+	assert.Equal(t, "item_0#3", idOf(&s, "item_0"))
+	assert.Equal(t, "x#2", idOf(&s, "x#2"), "a source id that looks renamed is kept")
+	assert.Equal(t, "x", idOf(&s, "x"))
+	assert.Equal(t, "x#3", idOf(&s, "x"), "the suffix skips ids in use")
+	assert.Equal(t, "tool", idOf(&s, ""))
+	assert.Equal(t, "tool#2", idOf(&s, ""))
 }
 
 // Past the exact ids the set stays exact about uniqueness: every id handed
@@ -34,7 +37,7 @@ func TestIDSetManyIDs(t *testing.T) {
 		if i%1000 == 0 {
 			src = "item_0" // reused over and over, across the switch to the filter
 		}
-		id := s.unique(src)
+		id := idOf(&s, src)
 		require.False(t, seen[id], "id %s handed out twice", id)
 		seen[id] = true
 		if src != "item_0" && id != src {
@@ -61,7 +64,7 @@ func plainUnique(s *idSet, src string) string {
 		s.renamed[src]++
 		id = src + "#" + strconv.Itoa(s.renamed[src]+1)
 	}
-	s.add(id)
+	add(s, id)
 	return id
 }
 
@@ -72,7 +75,7 @@ func TestIDSetSameAsPlainLoop(t *testing.T) {
 	var got, want idSet
 	check := func(src string) {
 		t.Helper()
-		require.Equal(t, plainUnique(&want, src), got.unique(src), "source id %q", src)
+		require.Equal(t, plainUnique(&want, src), idOf(&got, src), "source id %q", src)
 	}
 	for proc := range 3000 {
 		for i := range 12 {

@@ -94,9 +94,11 @@ type Ending struct {
 	Message string
 }
 
-// openTool is a call started and not yet ended.
+// openTool is a call started and not yet ended. Its id in the dialog is
+// id, or id#suffix for a renamed call (see idSet.unique).
 type openTool struct {
 	id, name, parent string
+	suffix           int
 	order            int
 	closeCost        int64 // bytes kept in the budget for the entry that would close it
 	plain            bool  // id and name are written as they stand (see appendToolHead)
@@ -318,7 +320,8 @@ func (w *Writer) ToolStart(c ToolCall) {
 		return
 	}
 	w.body()
-	t := openTool{id: w.ids.unique(validUTF8(c.ID)), name: c.Name, parent: w.parentID(c.Parent), order: w.order}
+	t := openTool{name: c.Name, parent: w.parentID(c.Parent), order: w.order}
+	t.id, t.suffix = w.ids.unique(validUTF8(c.ID))
 	if t.name == "" {
 		t.name = "unknown"
 	}
@@ -574,7 +577,7 @@ func (w *Writer) parentID(src string) string {
 		return ""
 	}
 	if t, ok := w.open[src]; ok {
-		return t.id
+		return idString(t.id, t.suffix)
 	}
 	return src
 }
@@ -596,22 +599,24 @@ func appendParentID(b []byte, id string) []byte {
 // entry that ends the call then copies them as they stand (escaping was
 // 2% of converting short Codex lines).
 func appendToolHead(b []byte, t *openTool, status string) []byte {
+	b = append(b, `,"tool_id":"`...)
 	if t.plain {
-		b = append(b, `,"tool_id":"`...)
 		b = append(b, t.id...)
+		b = appendSuffix(b, t.suffix)
 		b = append(b, `","name":"`...)
 		b = append(b, t.name...)
-		b = append(b, `","status":"`...)
 	} else {
-		start := len(b)
-		b = append(b, `,"tool_id":`...)
-		b = Plain(t.id).appendTo(b, -1, -1)
-		b = append(b, `,"name":`...)
-		b = Plain(t.name).appendTo(b, -1, -1)
-		// Escaping only ever lengthens a string.
-		t.plain = len(b)-start == len(`,"tool_id":"","name":""`)+len(t.id)+len(t.name)
-		b = append(b, `,"status":"`...)
+		// Escaping only ever lengthens a string; the suffix needs none.
+		n := len(b)
+		b = jsonraw.AppendEscaped(b, t.id)
+		plain := len(b)-n == len(t.id)
+		b = appendSuffix(b, t.suffix)
+		b = append(b, `","name":"`...)
+		n = len(b)
+		b = jsonraw.AppendEscaped(b, t.name)
+		t.plain = plain && len(b)-n == len(t.name)
 	}
+	b = append(b, `","status":"`...)
 	b = append(b, status...)
 	return append(b, '"')
 }

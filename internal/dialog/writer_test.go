@@ -211,6 +211,27 @@ func TestWriterEndsCallsWithTheirStartsIDAndName(t *testing.T) {
 	assert.Equal(t, 2, bytes.Count(out.Bytes(), []byte(`"tool_id":"item_2","name":"edit"`)))
 }
 
+// A renamed id is its source id, escaped as it must be, and the suffix;
+// a subagent's call names its parent by that id.
+func TestWriterWritesRenamedIDs(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.ToolStart(ToolCall{ID: `a"b`, Name: "bash"})
+	w.ToolEnd(ToolResult{ID: `a"b`})
+	w.ToolStart(ToolCall{ID: `a"b`, Name: "Agent"})
+	w.ToolStart(ToolCall{ID: "child", Name: "Read", Parent: `a"b`})
+	w.ToolEnd(ToolResult{ID: "child"})
+	w.ToolEnd(ToolResult{ID: `a"b`, Output: Plain("ok")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	require.Equal(t, "init tool:running tool:success tool:running tool:running tool:success tool:success complete", types(es))
+	assert.Equal(t, `a"b#2`, es[3]["tool_id"])
+	assert.Equal(t, `a"b#2`, es[4]["parent_tool_id"])
+	assert.Equal(t, `a"b#2`, es[5]["parent_tool_id"])
+	assert.Equal(t, `a"b#2`, es[6]["tool_id"])
+	assert.Equal(t, 2, bytes.Count(out.Bytes(), []byte(`"tool_id":"a\"b#2","name":"Agent"`)))
+}
+
 // Two source ids that differ only in bytes that are not UTF-8 are written
 // alike (U+FFFD), so they are told apart like a reused id (found by FuzzWriter).
 func TestWriterIDsUniqueAsWritten(t *testing.T) {
