@@ -175,6 +175,7 @@ type Adapter struct {
 
 	open  map[string]*openCall
 	free  []*openCall // ended calls, for the next ones
+	ids   map[string]string
 	order int
 
 	// lastMsg is the hash of the last agent message, so that a legacy
@@ -198,7 +199,7 @@ type Adapter struct {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, open: make(map[string]*openCall), boundary: true, seed: maphash.MakeSeed()}
+	return &Adapter{w: w, open: make(map[string]*openCall), ids: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
 }
 
 // Summary returns what the complete entry should say.
@@ -484,6 +485,24 @@ func (a *Adapter) finish(c *openCall, out dialog.Text, isError bool) {
 		a.free = append(a.free, c)
 	}
 }
+
+// idString is the string of an item id, the same string for the same id:
+// Codex numbers its items item_0, item_1, … in every process, so a few
+// strings serve a whole file, and a call costs no new one.
+func (a *Adapter) idString(v jsonraw.Value) string {
+	if s, ok := a.ids[string(v.Body())]; ok {
+		return s
+	}
+	s := v.Str()
+	if len(a.ids) >= maxIDs {
+		clear(a.ids)
+	}
+	a.ids[string(v.Body())] = s
+	return s
+}
+
+// maxIDs bounds the ids idString keeps.
+const maxIDs = 1024
 
 // maxFree bounds the calls kept for reuse: as many as are ever open at once
 // in practice.

@@ -119,7 +119,7 @@ func (a *Adapter) item(it *item, ph phase) error {
 		if c != nil {
 			return c.id
 		}
-		return it.id.Str()
+		return a.idString(it.id)
 	}
 	if c != nil && (c.kind != k || ph == phaseStarted) {
 		// An open id started again, or used for another kind of item: a
