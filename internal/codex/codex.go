@@ -176,6 +176,8 @@ type Adapter struct {
 	open  map[string]*openCall
 	free  []*openCall // ended calls, for the next ones
 	ids   map[string]string
+	names map[string]string // MCP call names, by server and tool (mcpCallName)
+	key   []byte
 	order int
 
 	// lastMsg is the hash of the last agent message, so that a legacy
@@ -199,7 +201,7 @@ type Adapter struct {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, open: make(map[string]*openCall), ids: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
+	return &Adapter{w: w, open: make(map[string]*openCall), ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
 }
 
 // Summary returns what the complete entry should say.
@@ -501,7 +503,7 @@ func (a *Adapter) idString(v jsonraw.Value) string {
 	return s
 }
 
-// maxIDs bounds the ids idString keeps.
+// maxIDs bounds the ids idString keeps, and the names mcpCallName keeps.
 const maxIDs = 1024
 
 // maxFree bounds the calls kept for reuse: as many as are ever open at once

@@ -160,7 +160,7 @@ func (a *Adapter) itemName(it *item, k kind) string {
 	case kindFileChange:
 		return toolEdit
 	case kindMCP:
-		return mcpName(it.server.Str(), it.tool.Str())
+		return a.mcpCallName(it.server, it.tool)
 	case kindWebSearch:
 		return toolWebSearch
 	case kindTodo:
@@ -172,6 +172,22 @@ func (a *Adapter) itemName(it *item, k kind) string {
 		return toolCollab
 	}
 	return ""
+}
+
+// mcpCallName is mcpName of an item's server and tool, the same string for
+// the same pair: a session calls a few tools many times.
+func (a *Adapter) mcpCallName(server, tool jsonraw.Value) string {
+	// The values' JSON texts, apart by a byte that JSON text never holds.
+	a.key = append(append(append(a.key[:0], server.Bytes()...), 0), tool.Bytes()...)
+	if s, ok := a.names[string(a.key)]; ok {
+		return s
+	}
+	s := mcpName(server.Str(), tool.Str())
+	if len(a.names) >= maxIDs {
+		clear(a.names)
+	}
+	a.names[string(a.key)] = s
+	return s
 }
 
 // mcpName names an MCP call as Codex's own rollouts and Claude Code do:
