@@ -3,11 +3,13 @@ package codex
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -92,6 +94,71 @@ func BenchmarkAdapter(b *testing.B) {
 			}
 		})
 	}
+}
+
+// realLines repeats the current-dialect fixtures' streams (short lines,
+// ~110-160 bytes, as real captures are) to about 16 MiB.
+var realLines = sync.OnceValues(func() ([]adapter.Event, error) {
+	files, err := filepath.Glob("../../testdata/codex/*.in.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	var stream []adapter.Event
+	var size int
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Contains(b, []byte(`"type":"thread.started"`)) {
+			continue
+		}
+		for l := range bytes.SplitSeq(bytes.TrimRight(b, "\n"), []byte("\n")) {
+			if v, ok := jsonraw.Parse(l); ok {
+				stream = append(stream, adapter.Event{Value: v})
+				size += len(l) + 1
+			}
+		}
+	}
+	if size == 0 {
+		return nil, errors.New("no current-dialect Codex fixtures")
+	}
+	var events []adapter.Event
+	for n := 0; n < 16<<20; n += size {
+		events = append(events, stream...)
+	}
+	return events, nil
+})
+
+// BenchmarkAdapterRealLines measures the adapter and the writer alone on
+// lines of real size: the cost per line, which dominates real Codex input.
+// The clock is pinned: the command reads its clock once per read of the
+// input, not per line.
+func BenchmarkAdapterRealLines(b *testing.B) {
+	events, err := realLines()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for _, ev := range events {
+		size += int64(len(ev.Bytes())) + 1
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		w := dialog.NewWriter(io.Discard, dialog.Options{Clock: dialog.FixedClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))})
+		a := New(w)
+		for _, ev := range events {
+			w.BeginLine()
+			if err := a.Event(ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(a.Summary(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(events)), "ns/line")
 }
 
 // BenchmarkValidFloor is the floor any validating converter pays on the

@@ -175,6 +175,9 @@ type Adapter struct {
 
 	open  map[string]*openCall
 	free  []*openCall // ended calls, for the next ones
+	ids   map[string]string
+	names map[string]string // MCP call names, by server and tool (mcpCallName)
+	key   []byte
 	order int
 
 	// lastMsg is the hash of the last agent message, so that a legacy
@@ -182,6 +185,12 @@ type Adapter struct {
 	lastMsg uint64
 	msgSeen bool
 	seed    maphash.Seed
+
+	// it and msg are the item or legacy msg of the line being handled,
+	// when it has one (hasItem, hasMsg); zero between lines.
+	it              item
+	msg             legacyMsg
+	hasItem, hasMsg bool
 
 	// Reused buffers for the text and args built here: text for results
 	// and warnings, args for tool args, join for pieces of a result.
@@ -192,7 +201,7 @@ type Adapter struct {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, open: make(map[string]*openCall), boundary: true, seed: maphash.MakeSeed()}
+	return &Adapter{w: w, open: make(map[string]*openCall), ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
 }
 
 // Summary returns what the complete entry should say.
@@ -206,25 +215,45 @@ var errNoItem = errors.New("item event without an item object")
 
 // Event handles one Codex event.
 func (a *Adapter) Event(ev adapter.Event) error {
-	var typ, usage, errv, message, prompt jsonraw.Value
-	var it item
-	var m legacyMsg
-	hasItem, hasMsg, cfg := false, false, 0
+	err := a.event(ev)
+	// The item or msg read borrows the line: let go of it, and leave the
+	// fields zero for the next line, which then zeroes only what it uses.
+	if a.hasItem {
+		a.it, a.hasItem = item{}, false
+	}
+	if a.hasMsg {
+		a.msg, a.hasMsg = legacyMsg{}, false
+	}
+	return err
+}
+
+func (a *Adapter) event(ev adapter.Event) error {
+	var typ, errv, message, prompt jsonraw.Value
+	var usage dialog.Tokens
+	hasUsage, cfg := false, 0
 	for f := ev.Members(); f.NextKey(); {
-		// item and msg are read where they stand: they hold the long
-		// strings (command output), so the line is walked once.
+		// item, msg and usage are read where they stand: the line is
+		// walked once (item and msg hold the long strings, command output).
 		switch r := f.Rest(); {
 		case string(f.Key) == "item" && r.IsObject():
-			var n int
-			it, n = parseItem(r)
-			f.Skip(n)
-			hasItem = true
+			if a.hasItem {
+				a.it = item{} // the last "item" is the one read
+			}
+			f.Skip(parseItem(&a.it, r))
+			a.hasItem = true
 			continue
 		case string(f.Key) == "msg" && r.IsObject():
+			if a.hasMsg {
+				a.msg = legacyMsg{}
+			}
+			f.Skip(parseLegacy(&a.msg, r))
+			a.hasMsg = true
+			continue
+		case string(f.Key) == "usage" && r.IsObject():
 			var n int
-			m, n = parseLegacy(r)
+			usage, n = readTokens(r)
 			f.Skip(n)
-			hasMsg = true
+			hasUsage = true
 			continue
 		}
 		if !f.NextValue() {
@@ -234,7 +263,7 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		case "type":
 			typ = f.Value
 		case "usage":
-			usage = f.Value
+			hasUsage = false // not an object
 		case "error":
 			errv = f.Value
 		case "message":
@@ -257,7 +286,7 @@ func (a *Adapter) Event(ev adapter.Event) error {
 			a.active = true
 			a.boundary = true
 		case "turn.completed":
-			if usage.IsObject() {
+			if hasUsage {
 				a.setUsage(usage)
 			}
 			a.closeOpen("the turn ended before the tool call finished", true)
@@ -273,7 +302,7 @@ func (a *Adapter) Event(ev adapter.Event) error {
 			a.closeOpen("the turn failed before the tool call finished", false)
 			a.end(dialog.StatusError, why, "")
 		case "item.started", "item.updated", "item.completed":
-			if !hasItem {
+			if !a.hasItem {
 				return errNoItem
 			}
 			ph := phaseCompleted
@@ -283,15 +312,15 @@ func (a *Adapter) Event(ev adapter.Event) error {
 			case "item.updated":
 				ph = phaseUpdated
 			}
-			return a.item(&it, ph)
+			return a.item(&a.it, ph)
 		case "error":
 			a.warning(message)
 		}
 		return nil
 	}
 	switch {
-	case hasMsg:
-		return a.legacy(&m)
+	case a.hasMsg:
+		return a.legacy(&a.msg)
 	case prompt.IsString():
 		a.w.StreamPrompt(dialog.Lit(prompt.Lit()))
 	case cfg >= configKeysNeeded:
@@ -391,8 +420,7 @@ func (a *Adapter) thinking(raw jsonraw.Value) {
 // output_tokens includes reasoning). A total lower than the last one can
 // only come from a new process whose start the input does not show, so the
 // last one is kept as that earlier process's.
-func (a *Adapter) setUsage(u jsonraw.Value) {
-	t := Tokens(u)
+func (a *Adapter) setUsage(t dialog.Tokens) {
 	if t.In < a.cur.In || t.Out < a.cur.Out {
 		a.done = a.done.Plus(a.cur)
 	}
@@ -403,23 +431,34 @@ func (a *Adapter) setUsage(u jsonraw.Value) {
 // total_token_usage): input_tokens counts cached input, output_tokens
 // counts reasoning, as the dialog's totals do.
 func Tokens(u jsonraw.Value) dialog.Tokens {
+	t, _ := readTokens(u)
+	return t
+}
+
+// readTokens reads the usage object at the start of raw (which may run on
+// past it) and returns it with its length.
+func readTokens(raw jsonraw.Value) (dialog.Tokens, int) {
 	var t dialog.Tokens
-	for f := u.Members(); f.Next(); {
-		n, _ := f.Value.Int()
+	f := raw.Members()
+	for f.Next() {
+		var n *int64
 		switch string(f.Key) {
 		case "input_tokens":
-			t.In = n
+			n = &t.In
 		case "output_tokens":
-			t.Out = n
+			n = &t.Out
 		case "cached_input_tokens":
-			t.CacheRead = n
+			n = &t.CacheRead
 		case "cache_write_input_tokens":
-			t.CacheWrite = n
+			n = &t.CacheWrite
 		case "reasoning_output_tokens":
-			t.Reasoning = n
+			n = &t.Reasoning
+		}
+		if n != nil {
+			*n, _ = f.Value.Int()
 		}
 	}
-	return t
+	return t, f.End()
 }
 
 // start opens a tool call in the dialog.
@@ -448,6 +487,24 @@ func (a *Adapter) finish(c *openCall, out dialog.Text, isError bool) {
 		a.free = append(a.free, c)
 	}
 }
+
+// idString is the string of an item id, the same string for the same id:
+// Codex numbers its items item_0, item_1, … in every process, so a few
+// strings serve a whole file, and a call costs no new one.
+func (a *Adapter) idString(v jsonraw.Value) string {
+	if s, ok := a.ids[string(v.Body())]; ok {
+		return s
+	}
+	s := v.Str()
+	if len(a.ids) >= maxIDs {
+		clear(a.ids)
+	}
+	a.ids[string(v.Body())] = s
+	return s
+}
+
+// maxIDs bounds the ids idString keeps, and the names mcpCallName keeps.
+const maxIDs = 1024
 
 // maxFree bounds the calls kept for reuse: as many as are ever open at once
 // in practice.

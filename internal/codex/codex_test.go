@@ -259,6 +259,34 @@ func TestMCPResult(t *testing.T) {
 	}
 }
 
+// Ids and MCP names are kept as strings from call to call (item_N repeats
+// in every process): each call still gets its own, escapes decoded, after
+// the line that named it is gone.
+func TestRepeatedIDsAndNames(t *testing.T) {
+	call := func(id, server, tool string) []string {
+		item := `{"id":"` + id + `","type":"mcp_tool_call","server":` + server + `,"tool":` + tool + `,"arguments":{},"status":"in_progress"}`
+		return []string{itemLine("started", item), itemLine("completed", item)}
+	}
+	var lines []string
+	for range 2 { // two processes: item_0 and item_1 again
+		lines = append(lines, thread(), turn())
+		lines = append(lines, call("item_0", `"srv"`, `"do"`)...)
+		lines = append(lines, call("item_1", `"s\u0072v"`, `"do"`)...)
+		lines = append(lines, call("item_\u0032", `"a"`, `"bc"`)...)
+		lines = append(lines, call("item_0", `"srv"`, `"other"`)...) // item_0 again in one process
+		lines = append(lines, completed(`{}`))
+	}
+	d := convertLines(t, lines...)
+	var got []string
+	for _, s := range d.starts() {
+		got = append(got, s.str("tool_id")+" "+s.str("name"))
+	}
+	assert.Equal(t, []string{
+		"item_0 mcp__srv__do", "item_1 mcp__srv__do", "item_2 mcp__a__bc", "item_0#2 mcp__srv__other",
+		"item_0#3 mcp__srv__do", "item_1#2 mcp__srv__do", "item_2#2 mcp__a__bc", "item_0#4 mcp__srv__other",
+	}, got)
+}
+
 func TestWebSearchDuplicateID(t *testing.T) {
 	// Since 0.92 the item carries two "id" keys; item_N comes first.
 	d := convertLines(t, thread(), turn(),

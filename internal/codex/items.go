@@ -27,9 +27,9 @@ type item struct {
 }
 
 // parseItem reads the item object at the start of raw (which may run on
-// past it) and returns it with its length, so that the line is walked once.
-func parseItem(raw jsonraw.Value) (item, int) {
-	var it item
+// past it) into it, which is zero, and returns its length, so that the
+// line is walked once.
+func parseItem(it *item, raw jsonraw.Value) int {
 	f := raw.Members()
 	for f.Next() {
 		v := f.Value
@@ -86,7 +86,7 @@ func parseItem(raw jsonraw.Value) (item, int) {
 	if !it.typ.Exists() {
 		it.typ = it.itemType // 0.42 and 0.43
 	}
-	return it, f.End()
+	return f.End()
 }
 
 // item handles item.started, item.updated and item.completed.
@@ -119,7 +119,7 @@ func (a *Adapter) item(it *item, ph phase) error {
 		if c != nil {
 			return c.id
 		}
-		return it.id.Str()
+		return a.idString(it.id)
 	}
 	if c != nil && (c.kind != k || ph == phaseStarted) {
 		// An open id started again, or used for another kind of item: a
@@ -160,7 +160,7 @@ func (a *Adapter) itemName(it *item, k kind) string {
 	case kindFileChange:
 		return toolEdit
 	case kindMCP:
-		return mcpName(it.server.Str(), it.tool.Str())
+		return a.mcpCallName(it.server, it.tool)
 	case kindWebSearch:
 		return toolWebSearch
 	case kindTodo:
@@ -172,6 +172,22 @@ func (a *Adapter) itemName(it *item, k kind) string {
 		return toolCollab
 	}
 	return ""
+}
+
+// mcpCallName is mcpName of an item's server and tool, the same string for
+// the same pair: a session calls a few tools many times.
+func (a *Adapter) mcpCallName(server, tool jsonraw.Value) string {
+	// The values' JSON texts, apart by a byte that JSON text never holds.
+	a.key = append(append(append(a.key[:0], server.Bytes()...), 0), tool.Bytes()...)
+	if s, ok := a.names[string(a.key)]; ok {
+		return s
+	}
+	s := mcpName(server.Str(), tool.Str())
+	if len(a.names) >= maxIDs {
+		clear(a.names)
+	}
+	a.names[string(a.key)] = s
+	return s
 }
 
 // mcpName names an MCP call as Codex's own rollouts and Claude Code do:

@@ -38,9 +38,8 @@ type legacyMsg struct {
 }
 
 // parseLegacy reads the msg object at the start of raw (which may run on
-// past it) and returns it with its length.
-func parseLegacy(raw jsonraw.Value) (legacyMsg, int) {
-	var m legacyMsg
+// past it) into m, which is zero, and returns its length.
+func parseLegacy(m *legacyMsg, raw jsonraw.Value) int {
 	f := raw.Members()
 	for f.Next() {
 		v := f.Value
@@ -96,7 +95,7 @@ func parseLegacy(raw jsonraw.Value) (legacyMsg, int) {
 		}
 	}
 	m.raw = f.Walked()
-	return m, f.End()
+	return f.End()
 }
 
 // legacy handles one {"id", "msg"} event of Codex 0.8–0.42.
@@ -161,10 +160,10 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 		switch {
 		case m.info.IsObject(): // 0.31+
 			if u := m.info.Get("total_token_usage"); u.IsObject() {
-				a.setUsage(u)
+				a.setUsage(Tokens(u))
 			}
 		case m.inputTokens.Exists(): // ≤ 0.30: the usage itself
-			a.setUsage(m.raw)
+			a.setUsage(Tokens(m.raw))
 		}
 	case "error":
 		// Fatal in legacy: the core ends the task after it, and from 0.10

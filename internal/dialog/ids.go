@@ -1,9 +1,6 @@
 package dialog
 
-import (
-	"hash/fnv"
-	"strconv"
-)
+import "strconv"
 
 // idSet hands out tool ids that no other call of the dialog has, in memory
 // that does not grow with the number of calls: the first exactIDs ids are
@@ -20,6 +17,7 @@ type idSet struct {
 	// It holds only ids that were renamed, and is forgotten when it grows
 	// past exactIDs.
 	renamed map[string]int
+	next    []byte // the renamed id being tried, src#k
 }
 
 const (
@@ -29,28 +27,61 @@ const (
 	blockWords  = 8 // a cache line: 512 bits, 9 bits to place one
 )
 
-// unique returns src if no call has used it, else src with a suffix #2,
-// #3, … that none has, counting on from the last rename of src; an empty
-// id is "tool".
-func (s *idSet) unique(src string) string {
+// unique returns the id of a new call that its source calls src: src
+// itself (suffix 0) if no call has used it, else src#k with a suffix k = 2,
+// 3, … that none has, counting on from the last rename of src; an empty id
+// is "tool". The renamed id is not made a string: the filter needs none,
+// and the writer writes it from src and k.
+func (s *idSet) unique(src string) (base string, suffix int) {
 	if src == "" {
 		src = "tool"
 	}
-	id := src
-	for s.has(id) {
+	// A source id renamed before is in use: the set never forgets. Codex
+	// reuses item_N in every process, so this spares most calls a lookup
+	// of the filter.
+	n, taken := s.renamed[src]
+	if !taken {
+		taken = has(s, src)
+	}
+	if !taken {
+		add(s, src)
+		return src, 0
+	}
+	for taken {
 		if s.renamed == nil || len(s.renamed) > exactIDs {
 			s.renamed = make(map[string]int)
+			n = 0
 		}
-		s.renamed[src]++
-		id = src + "#" + strconv.Itoa(s.renamed[src]+1)
+		n++
+		s.renamed[src] = n
+		s.next = appendSuffix(append(s.next[:0], src...), n+1)
+		taken = has(s, s.next)
 	}
-	s.add(id)
-	return id
+	add(s, s.next)
+	return src, n + 1
 }
 
-func (s *idSet) has(id string) bool {
+// appendSuffix appends the suffix of a renamed id (none for 0).
+func appendSuffix(b []byte, suffix int) []byte {
+	if suffix == 0 {
+		return b
+	}
+	return strconv.AppendInt(append(b, '#'), int64(suffix), 10)
+}
+
+// idString is the id unique gave, as a string.
+func idString(base string, suffix int) string {
+	if suffix == 0 {
+		return base
+	}
+	return base + "#" + strconv.Itoa(suffix)
+}
+
+// has reports whether some call has used id, held as a string or as bytes
+// (a candidate built in idSet.next).
+func has[ID string | []byte](s *idSet, id ID) bool {
 	if s.bloom == nil {
-		_, ok := s.exact[id]
+		_, ok := s.exact[string(id)]
 		return ok
 	}
 	block, bits := bloomBits(id)
@@ -63,25 +94,26 @@ func (s *idSet) has(id string) bool {
 	return true
 }
 
-func (s *idSet) add(id string) {
+// add records id as used.
+func add[ID string | []byte](s *idSet, id ID) {
 	if s.bloom == nil {
 		if s.exact == nil {
 			s.exact = make(map[string]struct{})
 		}
 		if len(s.exact) < exactIDs {
-			s.exact[id] = struct{}{}
+			s.exact[string(id)] = struct{}{}
 			return
 		}
 		s.bloom = make([]uint64, bloomWords)
 		for old := range s.exact {
-			s.setBits(old)
+			setBits(s, old)
 		}
 		s.exact = nil
 	}
-	s.setBits(id)
+	setBits(s, id)
 }
 
-func (s *idSet) setBits(id string) {
+func setBits[ID string | []byte](s *idSet, id ID) {
 	block, bits := bloomBits(id)
 	for i := range bloomHashes {
 		bit := bits >> (9 * i) & (blockWords*64 - 1)
@@ -95,11 +127,17 @@ func (s *idSet) setBits(id string) {
 // ids were 8% of converting a long Codex file. The false positive rate is
 // that of a plain filter of this size to within a few per cent.
 //
-// The hash is FNV-1a, fixed, not seeded: the same input must give the same
-// dialog on every run.
-func bloomBits(id string) (block, bits uint64) {
-	h := fnv.New64a()
-	h.Write([]byte(id))
-	x := h.Sum64()
+// The hash is FNV-1a (64 bits), fixed, not seeded: the same input must
+// give the same dialog on every run.
+func bloomBits[ID string | []byte](id ID) (block, bits uint64) {
+	const (
+		offset64 = 14695981039346656037
+		prime64  = 1099511628211
+	)
+	x := uint64(offset64)
+	for i := 0; i < len(id); i++ {
+		x ^= uint64(id[i])
+		x *= prime64
+	}
 	return (x % (bloomWords / blockWords)) * blockWords, x / (bloomWords / blockWords)
 }

@@ -187,6 +187,51 @@ func TestWriterPairsToolsAndMakesIDsUnique(t *testing.T) {
 	assert.Equal(t, "incomplete", es[9]["reason"])
 }
 
+// The entry that ends a call writes its id and name as its start did,
+// escapes and all, whether a result or the end of the input ends it.
+func TestWriterEndsCallsWithTheirStartsIDAndName(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.ToolStart(ToolCall{ID: `a"b`, Name: "bash"})
+	w.ToolStart(ToolCall{ID: "item_1", Name: "x\ny\u2028"})
+	w.ToolStart(ToolCall{ID: "item_2", Name: "edit"})
+	w.ToolEnd(ToolResult{ID: `a"b`, Output: Plain("done")})
+	w.ToolEnd(ToolResult{ID: "item_2"})
+	require.NoError(t, w.Close(Summary{}, nil)) // item_1 is ended as an error
+	es := entries(t, out.Bytes())
+	require.Equal(t, "init tool:running tool:running tool:running tool:success tool:success tool:error complete", types(es))
+	for _, pair := range [][2]int{{1, 4}, {3, 5}, {2, 6}} {
+		assert.Equal(t, es[pair[0]]["tool_id"], es[pair[1]]["tool_id"])
+		assert.Equal(t, es[pair[0]]["name"], es[pair[1]]["name"])
+	}
+	assert.Equal(t, `a"b`, es[4]["tool_id"])
+	assert.Equal(t, "x\ny\u2028", es[6]["name"])
+	assert.Equal(t, 2, bytes.Count(out.Bytes(), []byte(`"tool_id":"a\"b","name":"bash"`)))
+	assert.Equal(t, 2, bytes.Count(out.Bytes(), []byte(`"tool_id":"item_1","name":"x\ny\u2028"`)))
+	assert.Equal(t, 2, bytes.Count(out.Bytes(), []byte(`"tool_id":"item_2","name":"edit"`)))
+}
+
+// A renamed id is its source id, escaped as it must be, and the suffix;
+// a subagent's call names its parent by that id.
+func TestWriterWritesRenamedIDs(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned})
+	w.ToolStart(ToolCall{ID: `a"b`, Name: "bash"})
+	w.ToolEnd(ToolResult{ID: `a"b`})
+	w.ToolStart(ToolCall{ID: `a"b`, Name: "Agent"})
+	w.ToolStart(ToolCall{ID: "child", Name: "Read", Parent: `a"b`})
+	w.ToolEnd(ToolResult{ID: "child"})
+	w.ToolEnd(ToolResult{ID: `a"b`, Output: Plain("ok")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	require.Equal(t, "init tool:running tool:success tool:running tool:running tool:success tool:success complete", types(es))
+	assert.Equal(t, `a"b#2`, es[3]["tool_id"])
+	assert.Equal(t, `a"b#2`, es[4]["parent_tool_id"])
+	assert.Equal(t, `a"b#2`, es[5]["parent_tool_id"])
+	assert.Equal(t, `a"b#2`, es[6]["tool_id"])
+	assert.Equal(t, 2, bytes.Count(out.Bytes(), []byte(`"tool_id":"a\"b#2","name":"Agent"`)))
+}
+
 // Two source ids that differ only in bytes that are not UTF-8 are written
 // alike (U+FFFD), so they are told apart like a reused id (found by FuzzWriter).
 func TestWriterIDsUniqueAsWritten(t *testing.T) {
