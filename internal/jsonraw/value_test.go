@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -208,6 +210,22 @@ func TestInt(t *testing.T) {
 		if ok {
 			assert.Equal(t, tt.want, m, tt.raw)
 		}
+	}
+}
+
+// TestSmallInt: the digit loop reads what strconv.ParseInt reads, or
+// leaves the number to it.
+func TestSmallInt(t *testing.T) {
+	for _, raw := range []string{"0", "-0", "7", "-7", "007", "123456789012345678", "-123456789012345678",
+		"1234567890123456789", "-9223372036854775808", "+5", "-", "", "1.5", "1e3", "12a", "--1"} {
+		n, ok := smallInt([]byte(raw))
+		want, err := strconv.ParseInt(raw, 10, 64)
+		if ok {
+			require.NoError(t, err, raw)
+			require.Equal(t, want, n, raw)
+		}
+		digits := strings.TrimPrefix(raw, "-")
+		require.Equal(t, len(digits) > 0 && len(digits) <= 18 && strings.Trim(digits, "0123456789") == "", ok, raw)
 	}
 }
 
