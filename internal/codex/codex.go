@@ -496,6 +496,9 @@ func (a *Adapter) idString(v jsonraw.Value) string {
 		return s
 	}
 	s := v.Str()
+	if len(v.Body()) > maxKeptLen {
+		return s // a long id is rare and kept by nobody: the cache stays small
+	}
 	if len(a.ids) >= maxIDs {
 		clear(a.ids)
 	}
@@ -503,8 +506,13 @@ func (a *Adapter) idString(v jsonraw.Value) string {
 	return s
 }
 
-// maxIDs bounds the ids idString keeps, and the names mcpCallName keeps.
-const maxIDs = 1024
+// maxIDs bounds the ids idString keeps, and the names mcpCallName keeps;
+// maxKeptLen bounds their length, so that the caches' memory is bounded
+// too (item_N and MCP names are short).
+const (
+	maxIDs     = 1024
+	maxKeptLen = 256
+)
 
 // maxFree bounds the calls kept for reuse: as many as are ever open at once
 // in practice.

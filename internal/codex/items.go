@@ -183,6 +183,9 @@ func (a *Adapter) mcpCallName(server, tool jsonraw.Value) string {
 		return s
 	}
 	s := mcpName(server.Str(), tool.Str())
+	if len(a.key) > maxKeptLen {
+		return s
+	}
 	if len(a.names) >= maxIDs {
 		clear(a.names)
 	}
