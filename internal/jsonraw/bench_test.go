@@ -51,9 +51,9 @@ func BenchmarkWalk(b *testing.B) {
 		name string
 		walk func([]byte)
 	}{
-		{"all", func(l []byte) { visit(Value{b: l, o: &origin{clean: true}}) }},
+		{"all", func(l []byte) { visit(textOf(l, true)) }},
 		{"top", func(l []byte) {
-			for m := (Value{b: l, o: &origin{clean: true}}).Members(); m.Next(); {
+			for m := textOf(l, true).Members(); m.Next(); {
 			}
 		}},
 		{"check", func(l []byte) { _ = checker.Check(l, 10000) }},

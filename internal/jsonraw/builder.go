@@ -48,8 +48,9 @@ func (b *Builder) Literal() Literal {
 	if len(b.b) == 0 {
 		return Literal{}
 	}
-	b.o.clean = !b.dirty
-	return Literal{b: append(b.b, '"'), o: &b.o}
+	l := append(b.b, '"')
+	b.o.clean, b.o.ix.rec = !b.dirty, l
+	return Literal{b: l, o: &b.o}
 }
 
 // ValueBuilder builds a JSON value (an object or an array) from plain keys
@@ -144,6 +145,6 @@ func (b *ValueBuilder) String(s string) {
 // Result returns the value built. It is borrowed from the builder: valid
 // until the next call that changes it.
 func (b *ValueBuilder) Result() Value {
-	b.o.clean = !b.dirty
+	b.o.clean, b.o.ix.rec = !b.dirty, b.b
 	return Value{b: b.b, o: &b.o}
 }

@@ -3,7 +3,6 @@ package jsonraw
 import (
 	"encoding/binary"
 	"math/bits"
-	"slices"
 	"unicode/utf8"
 )
 
@@ -18,8 +17,12 @@ import (
 // The values of a record are its until the next call.
 type Checker struct {
 	stack []byte // the open containers, '{' or '['
-	open  []int  // for each open container, where it starts
-	o     origin // the verdict and the index of the record, for its values
+	open  []int  // for each open container, its entry in the index (-1: none)
+	// containers is how many entries containers have, and containerMax how
+	// many they may have: nested long containers would otherwise make an
+	// entry every two bytes (["["…"long"…"]"]).
+	containers, containerMax int
+	o                        origin // the verdict and the index of the record, for its values
 }
 
 // Verdict is what Check found.
@@ -43,6 +46,7 @@ const (
 // nested at most maxDepth levels.
 func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 	c.stack, c.open = c.stack[:0], c.open[:0]
+	c.containers, c.containerMax = 0, len(b)/indexMin+8
 	ix := &c.o.ix
 	ix.rec, ix.spans = b, ix.spans[:0]
 	clean := true
@@ -64,7 +68,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 				break
 			}
 			c.stack = append(c.stack, open)
-			c.open = append(c.open, at)
+			c.opened(at)
 			if open == '{' {
 				var ok bool
 				if i, ok = c.key(b, i, &clean); !ok {
@@ -121,11 +125,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 			if b[i] == top+2 {
 				c.stack = c.stack[:len(c.stack)-1]
 				i++
-				start := c.open[len(c.open)-1]
-				c.open = c.open[:len(c.open)-1]
-				if i-start >= indexMin {
-					c.longContainer(start, i)
-				}
+				c.closed(i)
 				continue
 			}
 			if b[i] != ',' {
@@ -170,16 +170,34 @@ func (c *Checker) string(start, end, saved int) {
 	}
 }
 
-// longContainer records the container b[start:end], in its place among
-// the entries: before those of the long strings and containers it holds. (A
-// few; recording every container at its start and dropping the short ones
-// at their end cost more: most are short.)
-func (c *Checker) longContainer(start, end int) {
-	k := len(c.o.ix.spans)
-	for k > 0 && c.o.ix.spans[k-1].start > start {
-		k--
+// opened gives the container that starts at b[start] an entry, to be
+// ended or dropped by closed; none once containers have their share.
+func (c *Checker) opened(start int) {
+	k := -1
+	if c.containers < c.containerMax {
+		k = len(c.o.ix.spans)
+		c.o.ix.spans = append(c.o.ix.spans, span{start: start})
+		c.containers++
 	}
-	c.o.ix.spans = slices.Insert(c.o.ix.spans, k, span{start: start, end: end})
+	c.open = append(c.open, k)
+}
+
+// closed ends the entry of the innermost open container, which ends just
+// before end, or drops it when the container is short: a short container
+// holds nothing long, so its entry is the last.
+func (c *Checker) closed(end int) {
+	k := c.open[len(c.open)-1]
+	c.open = c.open[:len(c.open)-1]
+	if k < 0 {
+		return
+	}
+	sp := c.o.ix.spans
+	if end-sp[k].start < indexMin && k == len(sp)-1 {
+		c.o.ix.spans = sp[:k]
+		c.containers--
+		return
+	}
+	sp[k].end = end
 }
 
 func hasWord(b []byte, i int, w string) bool {

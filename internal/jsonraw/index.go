@@ -5,8 +5,10 @@ import "bytes"
 // indexMin is the length from which the Checker records where a string or
 // a container ends. Below it, finding the end again costs less than looking
 // it up; above it, the walkers would scan the text a second time (a tool's
-// output, a whole message skipped). At most one entry per indexMin bytes of
-// the record: the index stays a fraction of the line (24 bytes per 128).
+// output, a whole message skipped). Long strings do not overlap: at most one
+// per indexMin bytes of the record; containers nest, and are given as many
+// entries at most (Checker.containerMax): the index stays a fraction of the
+// line (48 bytes per 128 at the very most).
 const indexMin = 128
 
 // index is what a Checker learned about one record that the walkers would
@@ -53,15 +55,42 @@ type walker struct {
 // is used only when b lies in the record it was built for (text of an
 // earlier record, or built elsewhere, is scanned).
 func walkOf(o *origin, b []byte) walker {
+	base, ok := o.holds(b)
+	if !ok {
+		return walker{resolved: true}
+	}
+	return walker{ix: &o.ix, base: base, resolved: true}
+}
+
+// holds reports whether b, not empty, lies in the text o is the origin of,
+// and where it starts there. A value kept past the next record its Checker
+// checked (or the next value its builder built) does not: its verdict and
+// index are another text's.
+func (o *origin) holds(b []byte) (base int, ok bool) {
 	if o == nil || len(b) == 0 {
-		return walker{resolved: true}
+		return 0, false
 	}
-	ix := &o.ix
-	base := cap(ix.rec) - cap(b) // b is a slice of rec: they share the array's end
-	if base < 0 || base >= len(ix.rec) || len(b) > len(ix.rec)-base || &ix.rec[base] != &b[0] {
-		return walker{resolved: true}
+	rec := o.ix.rec
+	base = cap(rec) - cap(b) // b is a slice of rec: they share the array's end
+	if base < 0 || base >= len(rec) || len(b) > len(rec)-base || &rec[base] != &b[0] {
+		return 0, false
 	}
-	return walker{ix: ix, base: base, resolved: true}
+	return base, true
+}
+
+// cleanText reports whether b, read from origin o, may be copied as it
+// stands: o's verdict, when b is still o's text (nothing to copy in an
+// empty b). Unsure is not clean: the repairing copy of a clean text is the
+// same bytes, only slower.
+func (o *origin) cleanText(b []byte) bool {
+	if o == nil || !o.clean {
+		return false
+	}
+	if len(b) == 0 {
+		return true
+	}
+	_, ok := o.holds(b)
+	return ok
 }
 
 // str returns the index just past the string literal that starts at s[i]

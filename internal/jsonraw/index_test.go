@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -95,7 +96,7 @@ func TestIndexMatchesScan(t *testing.T) {
 		indexed += len(c.o.ix.spans)
 		var withIndex, without strings.Builder
 		trace(&withIndex, v, 0)
-		trace(&without, Value{b: v.b, o: &origin{clean: v.Clean()}}, 0)
+		trace(&without, textOf(v.b, v.Clean()), 0)
 		require.Equal(t, without.String(), withIndex.String(), "%s", line)
 	}
 	require.Greater(t, indexed, 50, "the lines hold long strings: the index must have them")
@@ -155,7 +156,7 @@ func TestIndexedLiteralCut(t *testing.T) {
 			if tk.Kind != StringToken || len(tk.Lit.Bytes()) < indexMin {
 				continue
 			}
-			plain := Literal{b: tk.Lit.b, o: &origin{clean: true}}
+			plain := Literal(textOf(tk.Lit.b, true))
 			for _, lim := range [][2]int{{-1, -1}, {0, -1}, {1, -1}, {100, -1}, {indexMin, -1}, {1000, -1}, {-1, 7}, {50, 200}, {5000, 90}} {
 				want, wantCut, wantBy := AppendLiteral(nil, plain, lim[0], lim[1])
 				got, cut, by := AppendLiteral(nil, tk.Lit, lim[0], lim[1])
@@ -193,15 +194,59 @@ func FuzzIndex(f *testing.F) {
 		}
 		var withIndex, without strings.Builder
 		trace(&withIndex, v, 0)
-		trace(&without, Value{b: v.b, o: &origin{clean: v.Clean()}}, 0)
+		trace(&without, textOf(v.b, v.Clean()), 0)
 		require.Equal(t, without.String(), withIndex.String())
 		if verdict != Clean {
 			return
 		}
 		l := v.Get("a").Lit()
-		want, wantCut, _ := AppendLiteral(nil, Literal{b: l.b, o: &origin{clean: true}}, n, -1)
+		want, wantCut, _ := AppendLiteral(nil, Literal(textOf(l.b, true)), n, -1)
 		got, cut, _ := AppendLiteral(nil, l, n, -1)
 		require.Equal(t, string(want), string(got))
 		require.Equal(t, wantCut, cut)
 	})
+}
+
+// TestIndexIsBounded: long containers nested deep around one long string
+// ([[[…"long"…]]], each level a long container) get entries up to a share
+// of the line, not one every two bytes; walks over the line still see what
+// a scan sees.
+func TestIndexIsBounded(t *testing.T) {
+	const depth = 5000
+	group := strings.Repeat("[", depth) + `"` + strings.Repeat("x", indexMin+2) + `"` + strings.Repeat("]", depth)
+	line := []byte(`{"a":[` + group + `,` + group + `],"b":"` + strings.Repeat("y", 3*indexMin) + `"}`)
+	var c Checker
+	v, verdict := c.Value(line, 2*depth)
+	require.Equal(t, Clean, verdict)
+	require.LessOrEqual(t, len(c.o.ix.spans), 2*len(line)/indexMin+8)
+	for _, e := range c.o.ix.spans {
+		require.Equal(t, skipValue(line, e.start), e.end, "entry at %d", e.start)
+	}
+	b, _ := c.o.ix.find(bytes.Index(line, []byte(`"yyy`)))
+	require.Equal(t, len(line)-1, b.end, "the long string after the containers is indexed")
+	require.Equal(t, []string{"a", "b"}, keys(v))
+	var withIndex, without strings.Builder
+	for e := v.Get("a").Elements(); e.Next(); {
+		fmt.Fprintf(&withIndex, "%d ", len(e.Value.Bytes()))
+	}
+	for e := textOf(v.Get("a").Bytes(), true).Elements(); e.Next(); {
+		fmt.Fprintf(&without, "%d ", len(e.Value.Bytes()))
+	}
+	require.Equal(t, without.String(), withIndex.String())
+}
+
+// TestStaleVerdictIsNotUsed: a literal kept from a dirty record, after its
+// Checker has checked a clean one, is not taken for clean: it is copied
+// repaired, never raw.
+func TestStaleVerdictIsNotUsed(t *testing.T) {
+	var c Checker
+	first, verdict := c.Value([]byte("{\"a\":\"bad \xff\"}"), 10)
+	require.Equal(t, Dirty, verdict)
+	kept := first.Get("a").Lit()
+	require.False(t, kept.Clean())
+	_, verdict = c.Value([]byte(`{"b":"ok"}`), 10)
+	require.Equal(t, Clean, verdict)
+	assert.False(t, kept.Clean(), "the verdict of the next record")
+	out, _, _ := AppendLiteral(nil, kept, -1, -1)
+	assert.Equal(t, "bad \uFFFD", string(out))
 }

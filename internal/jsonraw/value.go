@@ -91,7 +91,7 @@ func Parse(b []byte) (Value, bool) {
 func (v Value) Bytes() []byte { return v.b }
 
 // Clean reports whether the value's strings may be copied as they stand.
-func (v Value) Clean() bool { return v.o != nil && v.o.clean }
+func (v Value) Clean() bool { return v.o.cleanText(v.b) }
 
 // Kind returns the type of the value.
 func (v Value) Kind() Kind {
@@ -263,7 +263,7 @@ func (l Literal) Body() []byte {
 }
 
 // Clean reports whether the literal may be copied as it stands.
-func (l Literal) Clean() bool { return l.o != nil && l.o.clean }
+func (l Literal) Clean() bool { return l.o.cleanText(l.b) }
 
 // IsEmpty reports whether the literal is absent or "".
 func (l Literal) IsEmpty() bool { return len(l.b) <= 2 }

@@ -17,7 +17,7 @@ import (
 )
 
 // val is s as a Value, s valid or not: the walks must cope with any text.
-func val(s string) Value { return Value{b: []byte(s), o: &origin{clean: true}} }
+func val(s string) Value { return textOf([]byte(s), true) }
 
 func members(raw string) [][2]string {
 	var got [][2]string
@@ -161,7 +161,7 @@ func TestStrOwnsItsText(t *testing.T) {
 
 func TestCleanIsInherited(t *testing.T) {
 	for _, clean := range []bool{true, false} {
-		v := Value{b: []byte(`{"a":[{"b":"x"}]}`), o: &origin{clean: clean}}
+		v := textOf([]byte(`{"a":[{"b":"x"}]}`), clean)
 		var got []bool
 		for m := v.Members(); m.Next(); {
 			got = append(got, m.Value.Clean())
@@ -363,4 +363,10 @@ func TestWalkAllocatesNothing(t *testing.T) {
 	})
 	assert.Zero(t, allocs)
 	assert.Positive(t, n)
+}
+
+// textOf is text b read as a value whose origin says clean, as a Checker
+// (or a builder) would.
+func textOf(b []byte, clean bool) Value {
+	return Value{b: b, o: &origin{clean: clean, ix: index{rec: b}}}
 }
