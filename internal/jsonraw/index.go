@@ -128,18 +128,20 @@ func (w walker) str(s []byte, i int) int {
 	}
 }
 
-// value returns the index just past the value that starts at s[i], as
-// skipValue does, looking long containers and strings up.
+// value returns the index just past the value that starts at s[i] (i
+// itself where no value starts), looking long containers and strings up.
 func (w walker) value(s []byte, i int) int {
-	if w.ix == nil || i >= len(s) {
-		return skipValue(s, i)
+	if i >= len(s) {
+		return i
 	}
 	switch s[i] {
 	case '"':
 		return w.str(s, i)
 	case '{', '[':
-		if e, ok := w.ix.find(w.base + i); ok && e.end-w.base <= len(s) { // a miss: a short one
-			return e.end - w.base
+		if w.ix != nil {
+			if e, ok := w.ix.find(w.base + i); ok && e.end-w.base <= len(s) { // a miss: a short one
+				return e.end - w.base
+			}
 		}
 		depth := 0
 		for j := i; j < len(s); j++ {
@@ -157,7 +159,13 @@ func (w walker) value(s []byte, i int) int {
 		}
 		return len(s)
 	}
-	return skipValue(s, i)
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+	}
+	return len(s)
 }
 
 // decodedLen returns the decoded length of the literal l, from the index

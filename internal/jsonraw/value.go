@@ -467,35 +467,4 @@ func keyEnd(s []byte, i int) int {
 
 // skipValue returns the index just past the value that starts at s[i]: i
 // itself where no value starts.
-func skipValue(s []byte, i int) int {
-	if i >= len(s) {
-		return i
-	}
-	switch s[i] {
-	case '"':
-		return skipString(s, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case '"':
-				j = skipString(s, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(s)
-	}
-	for j := i; j < len(s); j++ {
-		switch s[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j
-		}
-	}
-	return len(s)
-}
+func skipValue(s []byte, i int) int { return walker{}.value(s, i) }
