@@ -331,19 +331,8 @@ func (a *Adapter) assistant(ev *event) error {
 	if !ev.message.IsObject() {
 		return errNoMessage
 	}
-	var id, model, content, use jsonraw.Value
-	for m := ev.message.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "id":
-			id = m.Value
-		case "model":
-			model = m.Value
-		case "content":
-			content = m.Value
-		case "usage":
-			use = m.Value
-		}
-	}
+	msg := ParseMessage(ev.message)
+	id, model, content, use := msg.ID, msg.Model, msg.Content, msg.Usage
 	if !content.IsArray() && !content.IsString() {
 		return errNoContent
 	}

@@ -261,6 +261,32 @@ type Block struct {
 	Type, Text, Thinking, ID, Name, Input, ToolUseID, Content, IsError jsonraw.Value
 }
 
+// Message is the members of an API message (an assistant line's
+// "message") that the formats of Claude Code's lines read.
+type Message struct {
+	ID, Model, Content, Usage, StopReason jsonraw.Value
+}
+
+// ParseMessage reads the members of message m in one walk.
+func ParseMessage(m jsonraw.Value) Message {
+	var msg Message
+	for f := m.Members(); f.Next(); {
+		switch string(f.Key) {
+		case "id":
+			msg.ID = f.Value
+		case "model":
+			msg.Model = f.Value
+		case "content":
+			msg.Content = f.Value
+		case "usage":
+			msg.Usage = f.Value
+		case "stop_reason":
+			msg.StopReason = f.Value
+		}
+	}
+	return msg
+}
+
 // ParseBlock reads a content block, in one walk over its members.
 func ParseBlock(b jsonraw.Value) Block {
 	var blk Block

@@ -42,21 +42,8 @@ func (a *Adapter) assistant(l line, parent string) error {
 	if !l.message.IsObject() {
 		return errNoMessage
 	}
-	var id, model, content, use, stop jsonraw.Value
-	for m := l.message.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "id":
-			id = m.Value
-		case "model":
-			model = m.Value
-		case "content":
-			content = m.Value
-		case "usage":
-			use = m.Value
-		case "stop_reason":
-			stop = m.Value
-		}
-	}
+	msg := claude.ParseMessage(l.message)
+	id, model, content, use, stop := msg.ID, msg.Model, msg.Content, msg.Usage, msg.StopReason
 	if !content.IsArray() && !content.IsString() {
 		return errNoContent
 	}
