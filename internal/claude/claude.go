@@ -489,22 +489,12 @@ func (a *Adapter) user(ev *event) error {
 // from is_error alone (absent is false); tool_use_result only fills in the
 // text when the content is empty.
 func (a *Adapter) toolResult(b, toolUseResult jsonraw.Value, parent string) {
-	var id, content, isError jsonraw.Value
-	for m := b.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "tool_use_id":
-			id = m.Value
-		case "content":
-			content = m.Value
-		case "is_error":
-			isError = m.Value
-		}
-	}
-	out, _ := a.lit.Result(content)
+	blk := ParseBlock(b)
+	out, _ := a.lit.Result(blk.Content)
 	if out.IsEmpty() && toolUseResult.Exists() {
 		out = a.lit.BashOutput(toolUseResult)
 	}
-	a.endTool(id.Str(), out, adapter.FailureFlag(isError), parent)
+	a.endTool(blk.ToolUseID.Str(), out, adapter.FailureFlag(blk.IsError), parent)
 }
 
 // partial reads the usage of --include-partial-messages stream events; their

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"strings"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/claude"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
@@ -48,7 +49,7 @@ func (a *Adapter) assistant(l line, parent string) error {
 		return errNoContent
 	}
 	main := parent == ""
-	apiErr := isFlag(l.apiError) || !l.errv.IsNull()
+	apiErr := adapter.FailureFlag(l.apiError) || !l.errv.IsNull()
 	synthetic := model.Is("<synthetic>") || apiErr
 	if !synthetic && a.model == "" {
 		a.model = model.Str()
@@ -101,10 +102,6 @@ func (a *Adapter) assistant(l line, parent string) error {
 	return nil
 }
 
-// isFlag reads a boolean flag: absent, null and false say no; anything
-// else says yes (the house rule for error flags).
-func isFlag(v jsonraw.Value) bool { return !v.IsNull() && !v.IsFalse() }
-
 // fresh reports whether block b has not been shown for message ms yet, and
 // remembers it.
 func (a *Adapter) fresh(ms *message, b jsonraw.Value) bool {
@@ -139,7 +136,7 @@ func (a *Adapter) block(b jsonraw.Value, parent string) {
 	default:
 		if blk.ToolUseID.Exists() && bytes.HasSuffix(blk.Type.Body(), []byte("_tool_result")) {
 			out, failed := a.lit.Result(blk.Content)
-			a.endTool(blk.ToolUseID.Str(), out, failed || isFlag(blk.IsError), parent)
+			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
 		}
 	}
 }
@@ -258,7 +255,9 @@ func (a *Adapter) user(l line, parent string) error {
 // userText handles what the user said on a main-thread line: a prompt, an
 // interruption, or something Claude Code wrote in the user's place.
 func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) {
-	if isFlag(l.isMeta) || isFlag(l.compactSummary) || isFlag(l.transcriptOnly) {
+	// Flags read by the rule of error flags: set by anything but false,
+	// null or absence.
+	if adapter.FailureFlag(l.isMeta) || adapter.FailureFlag(l.compactSummary) || adapter.FailureFlag(l.transcriptOnly) {
 		return
 	}
 	b := &a.lit
@@ -332,22 +331,12 @@ func (a *Adapter) writePrompt(t dialog.Text) {
 // toolResult ends a call from a tool_result block. Success or failure comes
 // from is_error alone; toolUseResult only fills in an empty text.
 func (a *Adapter) toolResult(b, toolUseResult jsonraw.Value, parent string) {
-	var id, content, isError jsonraw.Value
-	for m := b.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "tool_use_id":
-			id = m.Value
-		case "content":
-			content = m.Value
-		case "is_error":
-			isError = m.Value
-		}
-	}
-	out, _ := a.lit.Result(content)
+	blk := claude.ParseBlock(b)
+	out, _ := a.lit.Result(blk.Content)
 	if out.IsEmpty() && toolUseResult.Exists() {
 		out = a.lit.BashOutput(toolUseResult)
 	}
-	a.endTool(id.Str(), out, isFlag(isError), parent)
+	a.endTool(blk.ToolUseID.Str(), out, adapter.FailureFlag(blk.IsError), parent)
 }
 
 func (a *Adapter) system(l line, parent string) {
