@@ -369,9 +369,7 @@ func (a *Adapter) changeList(changes jsonraw.Value, status string, failed bool) 
 				}
 			}
 		}
-		if len(a.text.Body()) > 0 {
-			a.text.Text("\n")
-		}
+		a.text.Line()
 		if kind.IsString() {
 			a.text.Lit(kind.Lit())
 		} else {
@@ -412,9 +410,7 @@ func (a *Adapter) mcpResult(result, errv jsonraw.Value, failed bool) (dialog.Tex
 		a.text.Lit(errMsg)
 	}
 	if content.Exists() {
-		if len(a.text.Body()) > 0 {
-			a.text.Text("\n")
-		}
+		a.text.Line()
 		a.contentText(content)
 	}
 	if len(a.text.Body()) == 0 && !structured.IsNull() {
@@ -516,9 +512,7 @@ func (a *Adapter) searchText(query, action jsonraw.Value) dialog.Text {
 			}
 		case "queries":
 			for e := f.Value.Elements(); e.Next(); {
-				if len(a.text.Body()) > 0 {
-					a.text.Text("\n")
-				}
+				a.text.Line()
 				a.text.Lit(e.Value.Lit())
 			}
 		}
@@ -550,9 +544,7 @@ func (a *Adapter) checklist(items jsonraw.Value) dialog.Text {
 				}
 			}
 		}
-		if len(a.text.Body()) > 0 {
-			a.text.Text("\n")
-		}
+		a.text.Line()
 		a.text.Text(mark)
 		a.text.Lit(text)
 	}
@@ -563,9 +555,7 @@ func (a *Adapter) checklist(items jsonraw.Value) dialog.Text {
 func (a *Adapter) agentStates(states jsonraw.Value) dialog.Text {
 	a.text.Reset()
 	for f := states.Members(); f.Next(); {
-		if len(a.text.Body()) > 0 {
-			a.text.Text("\n")
-		}
+		a.text.Line()
 		a.text.Lit(f.KeyLit())
 		a.text.Text(": ")
 		var status, msg jsonraw.Literal

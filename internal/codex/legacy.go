@@ -311,9 +311,7 @@ func (a *Adapter) patchArgs(changes jsonraw.Value) jsonraw.Value {
 func (a *Adapter) patchList(changes jsonraw.Value) jsonraw.Literal {
 	a.join.Reset()
 	for f := changes.Members(); f.Next(); {
-		if len(a.join.Body()) > 0 {
-			a.join.Text("\n")
-		}
+		a.join.Line()
 		kind, move := patchKind(f.Value)
 		if kind.IsEmpty() {
 			a.join.Text("change")

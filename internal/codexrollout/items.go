@@ -214,16 +214,11 @@ func (a *Adapter) webSearch(p jsonraw.Value) {
 // queries, or the page it opened or searched.
 func (a *Adapter) searchText(action jsonraw.Value) dialog.Text {
 	a.text.Reset()
-	n := 0
 	add := func(l jsonraw.Literal) {
-		if l.IsEmpty() {
-			return
+		if !l.IsEmpty() {
+			a.text.Line()
+			a.text.Lit(l)
 		}
-		if n > 0 {
-			a.text.Text("\n")
-		}
-		a.text.Lit(l)
-		n++
 	}
 	if q := action.Get("query").Lit(); !q.IsEmpty() {
 		add(q)
@@ -234,7 +229,7 @@ func (a *Adapter) searchText(action jsonraw.Value) dialog.Text {
 		add(action.Get("url").Lit())
 		add(action.Get("pattern").Lit())
 	}
-	if n == 0 {
+	if a.text.Empty() {
 		return dialog.Text{}
 	}
 	return dialog.Lit(a.text.Literal())
@@ -333,7 +328,6 @@ func (a *Adapter) outputText(v jsonraw.Value) (r callResult) {
 // placeholder (never their data: URL).
 func (a *Adapter) parts(v jsonraw.Value) dialog.Text {
 	a.text.Reset()
-	n := 0
 	for e := v.Elements(); e.Next(); {
 		var piece jsonraw.Literal
 		image := false
@@ -348,17 +342,14 @@ func (a *Adapter) parts(v jsonraw.Value) dialog.Text {
 		if piece.IsEmpty() && !image {
 			continue
 		}
-		if n > 0 {
-			a.text.Text("\n")
-		}
+		a.text.Line()
 		if image && piece.IsEmpty() {
 			a.text.Text("[image]")
 		} else {
 			a.text.Lit(piece)
 		}
-		n++
 	}
-	if n == 0 {
+	if a.text.Empty() {
 		return dialog.Text{}
 	}
 	return dialog.Lit(a.text.Literal())

@@ -52,22 +52,16 @@ func (a *Adapter) userEvent(message, content jsonraw.Value) {
 	a.userEvents = true
 	a.candidates = a.candidates[:0]
 	a.text.Reset()
-	n := 0
-	add := func(l jsonraw.Literal) {
-		if l.IsEmpty() {
-			return
-		}
-		if n > 0 {
-			a.text.Text("\n")
-		}
+	if l := message.Lit(); !l.IsEmpty() {
 		a.text.Lit(l)
-		n++
 	}
-	add(message.Lit())
 	for e := content.Elements(); e.Next(); {
-		add(e.Value.Get("text").Lit())
+		if l := e.Value.Get("text").Lit(); !l.IsEmpty() {
+			a.text.Line()
+			a.text.Lit(l)
+		}
 	}
-	if n == 0 {
+	if a.text.Empty() {
 		return
 	}
 	a.prompt(a.text.Literal())
@@ -89,7 +83,7 @@ func (a *Adapter) userItem(p jsonraw.Value) {
 		provenance = append(provenance, e.Value.Get("provenance").Get("type"))
 	}
 	a.text.Reset()
-	n, i := 0, -1
+	i := -1
 	for e := p.Get("content").Elements(); e.Next(); {
 		i++
 		if !e.Value.Get("type").Is("input_text") {
@@ -102,13 +96,10 @@ func (a *Adapter) userItem(p jsonraw.Value) {
 		if l.IsEmpty() || injected(l.Body()) {
 			continue
 		}
-		if n > 0 {
-			a.text.Text("\n")
-		}
+		a.text.Line()
 		a.text.Lit(l)
-		n++
 	}
-	if n == 0 {
+	if a.text.Empty() {
 		return
 	}
 	a.candidates = append(a.candidates, a.hold(a.text.Literal()))

@@ -174,7 +174,6 @@ func (a *Adapter) joinText(content jsonraw.Value, b *jsonraw.Builder) jsonraw.Li
 		return content.Lit()
 	}
 	b.Reset()
-	n := 0
 	for e := content.Elements(); e.Next(); {
 		if !e.Value.Get("type").Is("text") {
 			continue
@@ -183,13 +182,10 @@ func (a *Adapter) joinText(content jsonraw.Value, b *jsonraw.Builder) jsonraw.Li
 		if l.IsEmpty() {
 			continue
 		}
-		if n > 0 {
-			b.Text("\n")
-		}
+		b.Line()
 		b.Lit(l)
-		n++
 	}
-	if n == 0 {
+	if b.Empty() {
 		return jsonraw.Literal{}
 	}
 	return b.Literal()

@@ -624,9 +624,7 @@ func (a *Adapter) resultText(result, display jsonraw.Value, isErr bool) dialog.T
 			}
 			a.out.Lit(v.Lit())
 		case v.Exists() && !v.IsNull():
-			if len(a.out.Body()) > 0 {
-				a.out.Text("\n")
-			}
+			a.out.Line()
 			a.out.Text(string(v.Bytes()))
 		}
 	}

@@ -28,6 +28,16 @@ func (b *Builder) Lit(l Literal) {
 // Text appends plain text.
 func (b *Builder) Text(s string) { b.b = AppendEscaped(b.b, s) }
 
+// Line starts a new line: a newline, unless nothing is written yet.
+func (b *Builder) Line() {
+	if len(b.b) > 1 { // b.b holds the opening quote
+		b.b = append(b.b, '\\', 'n')
+	}
+}
+
+// Empty reports whether nothing is written yet.
+func (b *Builder) Empty() bool { return len(b.b) <= 1 }
+
 // Byte appends one printable ASCII character other than '"' and '\'.
 func (b *Builder) Byte(c byte) { b.b = append(b.b, c) }
 

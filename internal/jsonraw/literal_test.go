@@ -447,3 +447,19 @@ func TestEndsWithNewline(t *testing.T) {
 		assert.Equal(t, want, EndsWithNewline([]byte(body)), "%q", body)
 	}
 }
+
+// TestBuilderLines: Line starts a new line only after something; Empty
+// tells whether anything is written.
+func TestBuilderLines(t *testing.T) {
+	var b Builder
+	b.Reset()
+	require.True(t, b.Empty())
+	b.Line()
+	require.True(t, b.Empty(), "no newline before the first line")
+	b.Text("a")
+	b.Line()
+	b.Text("b\n")
+	b.Line()
+	require.False(t, b.Empty())
+	require.Equal(t, `"a\nb\n\n"`, string(b.Literal().Bytes()))
+}
