@@ -18,6 +18,11 @@ import (
 type Checker struct {
 	stack []byte // the open containers, '{' or '['
 	open  []int  // for each open container, its entry in the index (-1: none)
+	// cur is, for each open container, its member being read in the
+	// index's members (-1: an array, or a member not recorded).
+	cur []int32
+	// memberMax is how many members the index may record (maxMembers).
+	memberMax int
 	// containers is how many entries containers have, and containerMax how
 	// many they may have: nested long containers would otherwise make an
 	// entry every two bytes (["["…"long"…"]"]).
@@ -45,10 +50,11 @@ const (
 // Check validates b, one JSON value with optional white space around it,
 // nested at most maxDepth levels.
 func (c *Checker) Check(b []byte, maxDepth int) Verdict {
-	c.stack, c.open = c.stack[:0], c.open[:0]
+	c.stack, c.open, c.cur = c.stack[:0], c.open[:0], c.cur[:0]
 	c.containers, c.containerMax = 0, len(b)/indexMin+8
+	c.memberMax = maxMembers(len(b))
 	ix := &c.o.ix
-	ix.rec, ix.spans = b, ix.spans[:0]
+	ix.rec, ix.spans, ix.members = b, ix.spans[:0], ix.members[:0]
 	clean := true
 	i := skipSpace(b, 0)
 	for {
@@ -106,8 +112,9 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 				return Invalid
 			}
 		}
-		// A value ended before i: close containers, or go on to the next member.
+		// A value ended at i: close containers, or go on to the next member.
 		for {
+			c.ended(i)
 			i = skipSpace(b, i)
 			if len(c.stack) == 0 {
 				if i != len(b) {
@@ -123,7 +130,6 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 			}
 			top := c.stack[len(c.stack)-1]
 			if b[i] == top+2 {
-				c.stack = c.stack[:len(c.stack)-1]
 				i++
 				c.closed(i)
 				continue
@@ -159,7 +165,9 @@ func (c *Checker) key(b []byte, i int, clean *bool) (int, bool) {
 	if i >= len(b) || b[i] != ':' {
 		return i, false
 	}
-	return skipSpace(b, i+1), true
+	i = skipSpace(b, i+1)
+	c.member(at, i)
+	return i, true
 }
 
 // string records the string literal b[start:end] in the index when it is
@@ -180,14 +188,20 @@ func (c *Checker) opened(start int) {
 		c.containers++
 	}
 	c.open = append(c.open, k)
+	c.cur = append(c.cur, -1)
 }
 
-// closed ends the entry of the innermost open container, which ends just
-// before end, or drops it when the container is short: a short container
-// holds nothing long, so its entry is the last.
+// closed closes the innermost open container, which ends just before end:
+// its last member is its last, and its entry is ended, or dropped when the
+// container is short (a short container holds nothing long, so its entry
+// is the last).
 func (c *Checker) closed(end int) {
-	k := c.open[len(c.open)-1]
-	c.open = c.open[:len(c.open)-1]
+	top := len(c.stack) - 1
+	if m := c.cur[top]; m >= 0 {
+		c.o.ix.members[m].next = memberLast
+	}
+	k := c.open[top]
+	c.stack, c.open, c.cur = c.stack[:top], c.open[:top], c.cur[:top]
 	if k < 0 {
 		return
 	}
@@ -198,6 +212,35 @@ func (c *Checker) closed(end int) {
 		return
 	}
 	sp[k].end = end
+}
+
+// member records the member of the innermost open object whose key starts
+// at key and whose value starts at val, and links it to the member before
+// it; once the index holds memberMax members, the rest are not recorded
+// (walks scan them).
+func (c *Checker) member(key, val int) {
+	top := len(c.stack) - 1
+	ms := c.o.ix.members
+	if len(ms) >= c.memberMax {
+		c.cur[top] = -1 // the member before, if recorded, keeps next unknown
+		return
+	}
+	k := int32(len(ms))
+	if prev := c.cur[top]; prev >= 0 {
+		ms[prev].next = k
+	}
+	c.o.ix.members = append(ms, member{key: uint32(key), val: uint32(val), next: memberUnknown})
+	c.cur[top] = k
+}
+
+// ended notes that a value ended at end: the end of the member being read,
+// when the value was one.
+func (c *Checker) ended(end int) {
+	if top := len(c.cur) - 1; top >= 0 {
+		if m := c.cur[top]; m >= 0 {
+			c.o.ix.members[m].end = uint32(end)
+		}
+	}
 }
 
 func hasWord(b []byte, i int, w string) bool {

@@ -1,6 +1,9 @@
 package jsonraw
 
-import "bytes"
+import (
+	"bytes"
+	"math"
+)
 
 // indexMin is the length from which the Checker records where a string or
 // a container ends. Below it, finding the end again costs less than looking
@@ -16,13 +19,67 @@ const indexMin = 128
 // how long each long string is decoded. Entries are in the order of their
 // starts.
 type index struct {
-	rec   []byte // the record checked; values find their offset in it
-	spans []span
+	rec     []byte // the record checked; values find their offset in it
+	spans   []span
+	members []member // in the order of their keys
 }
 
 type span struct {
 	start, end int // the opening quote or bracket; just past the closing one
 	decoded    int // a string's decoded length (for clean strings); 0 for containers
+}
+
+// member is one member of an object of the record: where its key and its
+// value start and where the value ends, and which member of the same object
+// comes next. A walk over an object's members reads them here instead of
+// finding the ends of keys and values again (that was a fifth of
+// converting short Codex lines).
+type member struct {
+	key, val, end uint32 // the key's opening quote, the value's first byte, just past the value
+	next          int32  // the next member's entry, or memberLast, or memberUnknown
+}
+
+const (
+	memberLast    = -1 // the object's last member
+	memberUnknown = -2 // the next member was not recorded: scan for it
+)
+
+// maxMembers is how many members the Checker records for a record of n
+// bytes: every member of any real event (a member takes 6 bytes at the
+// least, most take dozens), and at most half the record's size in memory
+// (16 bytes each) whatever it holds. Offsets are 32 bits: a record past
+// 4 GiB records none.
+func maxMembers(n int) int {
+	if uint64(n) > math.MaxUint32 {
+		return 0
+	}
+	return n/32 + 64
+}
+
+// firstMember returns the entry of the member whose key starts at pos, if
+// the Checker recorded one.
+func (x *index) firstMember(pos int) (int, bool) {
+	ms := x.members
+	if len(ms) == 0 || pos < 0 || uint64(pos) > math.MaxUint32 {
+		return 0, false
+	}
+	p := uint32(pos)
+	lo, hi := 0, len(ms)
+	if ms[0].key >= p {
+		hi = 0 // the record's own object: its first member is the first entry
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ms[m].key < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ms) && ms[lo].key == p {
+		return lo, true
+	}
+	return 0, false
 }
 
 // find returns the entry that starts at pos, if there is one.

@@ -57,11 +57,25 @@ func trace(b *strings.Builder, v Value, depth int) {
 	}
 	for m := v.Members(); m.NextKey(); {
 		fmt.Fprintf(b, "key %q rest %d\n", m.Key, len(m.Rest().Bytes()))
+		if r := m.Rest(); depth%2 == 1 && r.IsObject() {
+			// Read in place, as the Codex adapter reads an item: walked
+			// from the rest of the text, then skipped.
+			in := r.Members()
+			for in.Next() {
+				fmt.Fprintf(b, "in place %q %q\n", in.Key, in.Value.Bytes())
+			}
+			fmt.Fprintf(b, "skip %d lit %q\n", in.End(), m.KeyLit().Bytes())
+			m.Skip(in.End())
+			continue
+		}
 		if !m.NextValue() {
 			break
 		}
 		fmt.Fprintf(b, "value %q lit %q\n", m.Value.Bytes(), m.KeyLit().Bytes())
 		trace(b, m.Value, depth+1)
+	}
+	if m := v.Members(); m.NextKey() && m.NextKey() { // a key read twice
+		fmt.Fprintf(b, "twice %q\n", m.Key)
 	}
 	for e := v.Elements(); e.Next(); {
 		fmt.Fprintf(b, "element %q\n", e.Value.Bytes())
@@ -102,14 +116,19 @@ func TestIndexMatchesScan(t *testing.T) {
 	require.Greater(t, indexed, 50, "the lines hold long strings: the index must have them")
 }
 
-// TestIndexIsUsed: a walk over an indexed record looks its long values up
-// instead of scanning them. An index entry with a wrong end shows it: the
-// walk follows the entry.
+// TestIndexIsUsed: a walk over an indexed record reads members from the
+// index, and looks long values up instead of scanning them. An entry that
+// lies shows it: the walk follows the entry.
 func TestIndexIsUsed(t *testing.T) {
 	long := strings.Repeat("x", 3*indexMin)
 	var c Checker
 	v, _ := c.Value([]byte(`{"a":"`+long+`","b":{"c":"`+long+`"},"d":1}`), 10)
-	require.Len(t, c.o.ix.spans, 4) // the line, "a", "b", "c"
+	require.Len(t, c.o.ix.spans, 4)   // the line, "a", "b", "c"
+	require.Len(t, c.o.ix.members, 4) // a, b, c, d
+	require.Equal(t, []string{"a", "b", "d"}, keys(v))
+	c.o.ix.members[0].next = 3 // "a" is now followed by "d"
+	require.Equal(t, []string{"a", "d"}, keys(v))
+	c.o.ix.members = c.o.ix.members[:0] // the walk scans, and jumps long values
 	require.Equal(t, []string{"a", "b", "d"}, keys(v))
 	c.o.ix.spans[2].end -= 2 // "b"'s object now ends two bytes early, inside "c"'s string
 	require.Equal(t, []string{"a", "b"}, keys(v))
@@ -249,4 +268,61 @@ func TestStaleVerdictIsNotUsed(t *testing.T) {
 	assert.False(t, kept.Clean(), "the verdict of the next record")
 	out, _, _ := AppendLiteral(nil, kept, -1, -1)
 	assert.Equal(t, "bad \uFFFD", string(out))
+}
+
+// FuzzIndexedWalk: on any text the Checker takes, every walk over the
+// checked record (members from the index, long values looked up) sees what
+// the same walk over the text alone sees, with the members' share of the
+// index full or not.
+func FuzzIndexedWalk(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"item.completed","item":{"id":"item_1","type":"command_execution","aggregated_output":"x\\\"\n","exit_code":0}}`,
+		`{"a":[{"b":"]}"}],"c":"\\\"","d":{}}`, ` { "a" : { "b" : [ 1 , { "c" : null } ] } , "e" : true } `,
+		`[{"a":1},{"b":{"c":{"d":2}}}]`, `{"a":{"a":{"a":{"a":{}}}},"a":1}`,
+	} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, full bool) {
+		var c Checker
+		v, verdict := c.Value([]byte(s), 200)
+		if verdict >= Invalid {
+			return
+		}
+		if full && len(c.o.ix.members) > 1 {
+			c.o.ix.members = c.o.ix.members[:len(c.o.ix.members)/2]
+			for k := range c.o.ix.members {
+				if n := c.o.ix.members[k].next; n >= int32(len(c.o.ix.members)) {
+					c.o.ix.members[k].next = memberUnknown // as when the share ran out
+				}
+			}
+		}
+		var withIndex, without strings.Builder
+		trace(&withIndex, v, 0)
+		trace(&without, textOf(v.b, v.Clean()), 0)
+		require.Equal(t, without.String(), withIndex.String())
+	})
+}
+
+// TestMembersAreBounded: a record of many tiny members records a share of
+// them, and walks over it see what a scan sees.
+func TestMembersAreBounded(t *testing.T) {
+	var line strings.Builder
+	line.WriteString(`{"o":{`)
+	for i := range 5000 {
+		if i > 0 {
+			line.WriteString(",")
+		}
+		fmt.Fprintf(&line, `"%d":{"":%d}`, i%7, i%10)
+	}
+	line.WriteString(`},"z":1}`)
+	var c Checker
+	v, verdict := c.Value([]byte(line.String()), 10)
+	require.Equal(t, Clean, verdict)
+	require.Len(t, c.o.ix.members, maxMembers(line.Len()))
+	require.Less(t, len(c.o.ix.members), 10001, "not every member")
+	var withIndex, without strings.Builder
+	trace(&withIndex, v, 0)
+	trace(&without, textOf(v.b, v.Clean()), 0)
+	require.Equal(t, without.String(), withIndex.String())
+	require.Equal(t, `1`, string(v.Get("z").Bytes()))
 }

@@ -295,6 +295,10 @@ type MemberIter struct {
 	i     int
 	o     *origin
 	w     walker // the index, once the first step has found s in its record
+	// next is the index's entry of the next member, plus one, while the
+	// walk follows the index (0: it scans); cur is the entry of the
+	// member whose key was read and whose value was not yet, plus one.
+	next, cur int
 }
 
 // KeyLit returns the current member's key as a Literal.
@@ -320,7 +324,13 @@ func (m *MemberIter) Next() bool { return m.NextKey() && m.NextValue() }
 // caller moves past the value with Skip, or reads it with NextValue.
 func (m *MemberIter) NextKey() bool {
 	if !m.w.resolved {
-		m.w = walkOf(m.o, m.s)
+		m.resolve()
+	}
+	if m.cur > 0 {
+		m.cur, m.next = 0, 0 // a key read twice: scan, as a walk without an index would
+	}
+	if m.next > 0 && m.indexedKey() {
+		return true
 	}
 	s := m.s
 	i := skipSeparator(s, m.i)
@@ -346,8 +356,64 @@ func (m *MemberIter) NextKey() bool {
 	return true
 }
 
+// resolve finds the object's text in its record, and its first member in
+// the index.
+func (m *MemberIter) resolve() {
+	m.w = walkOf(m.o, m.s)
+	if m.w.ix == nil {
+		return
+	}
+	if k := skipSpace(m.s, m.i); k < len(m.s) && m.s[k] == '"' {
+		if e, ok := m.w.ix.firstMember(m.w.base + k); ok {
+			m.next = e + 1
+		}
+	}
+}
+
+// indexedKey reads the next member's key from the index; false (and the
+// walk scans from then on) when the entry does not fit the text.
+func (m *MemberIter) indexedKey() bool {
+	e := m.w.ix.members[m.next-1]
+	base, s := m.w.base, m.s
+	key, val, end := int(e.key)-base, int(e.val)-base, int(e.end)-base
+	if key < m.i || val <= key+1 || end <= val || end > len(s) {
+		m.next = 0
+		return false
+	}
+	// Between the key's closing quote and the value: white space and ':'.
+	q := val - 1
+	for q > key && s[q] != '"' {
+		q--
+	}
+	if q <= key {
+		m.next = 0
+		return false
+	}
+	m.Key = s[key+1 : q]
+	m.i = val
+	m.cur, m.next = m.next, 0
+	return true
+}
+
+// indexedEnd is where the value of the member whose key was read from the
+// index ends, and moves the walk to the member after it.
+func (m *MemberIter) indexedEnd() int {
+	e := m.w.ix.members[m.cur-1]
+	m.cur = 0
+	if e.next >= 0 {
+		m.next = int(e.next) + 1
+	}
+	return int(e.end) - m.w.base
+}
+
 // NextValue reads the value after the key NextKey read into Value.
 func (m *MemberIter) NextValue() bool {
+	if m.cur > 0 {
+		end := m.indexedEnd()
+		m.Value = Value{b: m.s[m.i:end], o: m.o}
+		m.i = end
+		return true
+	}
 	end := m.w.value(m.s, m.i)
 	if end <= m.i {
 		m.i = len(m.s)
@@ -363,7 +429,12 @@ func (m *MemberIter) NextValue() bool {
 func (m *MemberIter) Rest() Value { return Value{b: m.s[m.i:], o: m.o} }
 
 // Skip moves n bytes on, past a value the caller has walked in Rest.
-func (m *MemberIter) Skip(n int) { m.i = min(m.i+max(n, 0), len(m.s)) }
+func (m *MemberIter) Skip(n int) {
+	m.i = min(m.i+max(n, 0), len(m.s))
+	if m.cur > 0 && m.indexedEnd() != m.i {
+		m.next = 0 // not past the value the index knows: scan on
+	}
+}
 
 // End is, once Next has reported false, the length of the object (the
 // text may run on past it); all of it if the object does not end.
