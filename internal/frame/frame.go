@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"runtime/debug"
+	"unicode/utf8"
 
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
@@ -282,7 +283,7 @@ func (rr *Reader) whole(chunk []byte, err error) (rec Record, ok bool) {
 		return rec, false // (the length first: TrimRight with a cutset costs as much as the rest of this per line)
 	}
 	cur := trimBOM(chunk)
-	data := bytes.TrimSpace(cur)
+	data := trimLine(cur)
 	if err == nil && isPrettyStart(cur, data) {
 		return rec, false
 	}
@@ -301,6 +302,20 @@ func (rr *Reader) skipped(rec *Record) bool {
 	rec.Data = bytes.TrimSpace(trimBOM(rr.buf))
 	return true
 }
+
+// trimLine is bytes.TrimSpace(b), sooner for a line whose first and last
+// characters are printable ASCII and whose end is "\n" (most lines): one
+// call of TrimSpace a line was 1% of converting short Codex lines.
+func trimLine(b []byte) []byte {
+	if n := len(b); n >= 2 && b[n-1] == '\n' && printableASCII(b[0]) && printableASCII(b[n-2]) {
+		return b[:n-1]
+	}
+	return bytes.TrimSpace(b)
+}
+
+// printableASCII reports whether c is an ASCII character that is not white
+// space, in the sense of bytes.TrimSpace too.
+func printableASCII(c byte) bool { return c > ' ' && c < utf8.RuneSelf }
 
 // Preview is the start of a record, quoted, for a report of a skipped one.
 func Preview(b []byte) string {

@@ -253,3 +253,14 @@ func TestRecordHugeMaxLineIsNoLimit(t *testing.T) {
 		assert.Equal(t, []gotRecord{{1, "{\n  \"a\": 1\n}"}, {4, long}}, got, "limit %d", limit)
 	}
 }
+
+// FuzzTrimLine: the fast path of trimLine trims as bytes.TrimSpace does,
+// Unicode white space (NBSP, NEL) and "\r\n" included.
+func FuzzTrimLine(f *testing.F) {
+	for _, s := range []string{"{}\n", "{}\r\n", " {}\n", "{}", "\n", "x\n", "{}\u00a0\n", "\u0085{}\n", "{}\v\n", "\x7f\n", "\xc2\n", "a\xc2\x85\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		assert.Equal(t, bytes.TrimSpace(b), trimLine(b), "%q", b)
+	})
+}

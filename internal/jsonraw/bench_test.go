@@ -79,3 +79,52 @@ func visit(v Value) {
 		visit(e.Value)
 	}
 }
+
+// BenchmarkCheck compares the Checker with gjson's validation (the speed
+// floor of bench/floor) on the real captures of one format: Codex's lines
+// are short (~150 bytes), Claude's long; each line is checked, then its
+// members walked as an adapter's first step does.
+func BenchmarkCheck(b *testing.B) {
+	for _, format := range []string{"codex", "claude"} {
+		files, _ := filepath.Glob("../../../shared/corpus/" + format + "/*.jsonl")
+		if len(files) == 0 {
+			b.Skip("no ../shared/corpus: the real captures are not here")
+		}
+		var lines [][]byte
+		n := 0
+		for _, f := range files {
+			d, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for l := range bytes.SplitSeq(d, []byte("\n")) {
+				if l = bytes.TrimSpace(l); len(l) > 0 && l[0] == '{' {
+					lines = append(lines, l)
+					n += len(l)
+				}
+			}
+		}
+		var c Checker
+		for _, k := range []struct {
+			name string
+			run  func([]byte)
+		}{
+			{"check", func(l []byte) { _ = c.Check(l, 100) }},
+			{"check+members", func(l []byte) {
+				v, _ := c.Value(l, 100)
+				for m := v.Members(); m.Next(); {
+				}
+			}},
+			{"gjson", func(l []byte) { _ = gjson.ValidBytes(l) }},
+		} {
+			b.Run(format+"/"+k.name, func(b *testing.B) {
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					for _, l := range lines {
+						k.run(l)
+					}
+				}
+			})
+		}
+	}
+}

@@ -288,6 +288,7 @@ func FuzzIndexedWalk(f *testing.F) {
 		if verdict >= Invalid {
 			return
 		}
+		require.Equal(t, string(bytes.TrimSpace([]byte(s))), string(v.Bytes()), "the value is the text without the space around it")
 		if full && len(c.o.ix.members) > 1 {
 			c.o.ix.members = c.o.ix.members[:len(c.o.ix.members)/2]
 			for k := range c.o.ix.members {

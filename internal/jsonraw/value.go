@@ -76,7 +76,12 @@ func (c *Checker) Value(b []byte, maxDepth int) (Value, Verdict) {
 		return Value{}, v
 	}
 	c.o.clean = v == Clean
-	return Value{b: bytes.TrimSpace(b), o: &c.o}, v
+	// Checked, b has no white space around it but JSON's own.
+	i, j := skipSpace(b, 0), len(b)
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return Value{b: b[i:j], o: &c.o}, v
 }
 
 // Parse checks b as Checker.Value does, with a Checker of its own and no
@@ -373,24 +378,27 @@ func (m *MemberIter) resolve() {
 // indexedKey reads the next member's key from the index; false (and the
 // walk scans from then on) when the entry does not fit the text.
 func (m *MemberIter) indexedKey() bool {
-	e := m.w.ix.members[m.next-1]
+	e := &m.w.ix.members[m.next-1]
 	base, s := m.w.base, m.s
 	key, val, end := int(e.key)-base, int(e.val)-base, int(e.end)-base
-	if key < m.i || val <= key+1 || end <= val || end > len(s) {
+	if key < m.i || end <= val || end > len(s) {
 		m.next = 0
 		return false
 	}
-	// Between the key's closing quote and the value: white space and ':'.
-	q := val - 1
-	for q > key && s[q] != '"' {
-		q--
-	}
-	if q <= key {
-		m.next = 0
-		return false
+	// Between the key's closing quote and the value: ':' and, rarely,
+	// white space.
+	q := val - 2
+	if q <= key || s[q] != '"' || s[q+1] != ':' {
+		for q = val - 1; q > key && s[q] != '"'; q-- {
+		}
+		if q <= key {
+			m.next = 0
+			return false
+		}
 	}
 	m.Key = s[key+1 : q]
 	m.i = val
+	m.w.ix.read = m.next - 1
 	m.cur, m.next = m.next, 0
 	return true
 }
@@ -495,11 +503,15 @@ func start(b []byte, bracket byte) int {
 }
 
 func skipSpace(s []byte, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+	for i < len(s) && isSpace(s[i]) {
 		i++
 	}
 	return i
 }
+
+// isSpace reports whether c is JSON's white space; most bytes are past ' ',
+// and one comparison tells them.
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 // skipSeparator skips the space and the comma, if any, before the next
 // member or element. One loop, so that it is inlined.
