@@ -322,7 +322,15 @@ func (v Value) Members() *MemberIter {
 }
 
 // Next moves to the next member and reports whether there is one.
-func (m *MemberIter) Next() bool { return m.NextKey() && m.NextValue() }
+func (m *MemberIter) Next() bool {
+	if !m.w.resolved {
+		m.resolve()
+	}
+	if m.next > 0 && m.cur == 0 && m.indexedMember() {
+		return true
+	}
+	return m.NextKey() && m.NextValue()
+}
 
 // NextKey moves to the next member's key only, for a caller that walks the
 // value in place itself: Rest is then the text from the value on, and the
@@ -373,6 +381,37 @@ func (m *MemberIter) resolve() {
 			m.next = e + 1
 		}
 	}
+}
+
+// indexedMember reads the next member, key and value, from the index: the
+// step of most walks, in one call. False (and the walk scans from then
+// on) when the entry does not fit the text.
+func (m *MemberIter) indexedMember() bool {
+	e := &m.w.ix.members[m.next-1]
+	base, s := m.w.base, m.s
+	key, val, end := int(e.key)-base, int(e.val)-base, int(e.end)-base
+	if key < m.i || end <= val || end > len(s) {
+		m.next = 0
+		return false
+	}
+	q := val - 2 // the key's closing quote, when the member is written compactly
+	if q <= key || s[q] != '"' || s[q+1] != ':' {
+		for q = val - 1; q > key && s[q] != '"'; q-- {
+		}
+		if q <= key {
+			m.next = 0
+			return false
+		}
+	}
+	m.Key = s[key+1 : q]
+	m.Value = Value{b: s[val:end], o: m.o}
+	m.i = end
+	m.w.ix.read = m.next - 1
+	m.next = int(e.next) + 1 // 0 (scan on) for memberLast and memberUnknown
+	if m.next < 0 {
+		m.next = 0
+	}
+	return true
 }
 
 // indexedKey reads the next member's key from the index; false (and the
