@@ -16,11 +16,7 @@ import (
 // The zero Checker is ready to use; it reuses its memory from call to call.
 // The values of a record are its until the next call.
 type Checker struct {
-	stack []byte // the open containers, '{' or '['
-	open  []int  // for each open container, its entry in the index (-1: none)
-	// cur is, for each open container, its member being read in the
-	// index's members (-1: an array, or a member not recorded).
-	cur []int32
+	open []container // the containers open, innermost last
 	// memberMax is how many members the index may record (maxMembers).
 	memberMax int
 	// containers is how many entries containers have, and containerMax how
@@ -50,7 +46,7 @@ const (
 // Check validates b, one JSON value with optional white space around it,
 // nested at most maxDepth levels.
 func (c *Checker) Check(b []byte, maxDepth int) Verdict {
-	c.stack, c.open, c.cur = c.stack[:0], c.open[:0], c.cur[:0]
+	c.open = c.open[:0]
 	c.containers, c.containerMax = 0, len(b)/indexMin+8
 	c.memberMax = maxMembers(len(b))
 	ix := &c.o.ix
@@ -65,7 +61,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 		switch b[i] {
 		case '{', '[':
 			open, at := b[i], i
-			if len(c.stack) >= maxDepth {
+			if len(c.open) >= maxDepth {
 				return TooDeep
 			}
 			i = skipSpace(b, i+1)
@@ -73,8 +69,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 				i++
 				break
 			}
-			c.stack = append(c.stack, open)
-			c.opened(at)
+			c.opened(open, at)
 			if open == '{' {
 				var ok bool
 				if i, ok = c.key(b, i, &clean); !ok {
@@ -116,7 +111,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 		for {
 			c.ended(i)
 			i = skipSpace(b, i)
-			if len(c.stack) == 0 {
+			if len(c.open) == 0 {
 				if i != len(b) {
 					return Invalid
 				}
@@ -128,7 +123,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 			if i >= len(b) {
 				return Invalid
 			}
-			top := c.stack[len(c.stack)-1]
+			top := c.open[len(c.open)-1].bracket
 			if b[i] == top+2 {
 				i++
 				c.closed(i)
@@ -183,17 +178,24 @@ func (c *Checker) string(start, end, saved int) {
 	}
 }
 
-// opened gives the container that starts at b[start] an entry, to be
-// ended or dropped by closed; none once containers have their share.
-func (c *Checker) opened(start int) {
-	k := -1
+// container is an open container of the record being checked.
+type container struct {
+	bracket byte  // '{' or '['
+	span    int32 // its entry in the index's spans (-1: none)
+	member  int32 // its member being read in the index's members (-1: an array, or a member not recorded)
+}
+
+// opened opens the container that starts at b[start] with bracket, and
+// gives it an entry, to be ended or dropped by closed; none once
+// containers have their share.
+func (c *Checker) opened(bracket byte, start int) {
+	k := int32(-1)
 	if c.containers < c.containerMax {
-		k = len(c.o.ix.spans)
+		k = int32(len(c.o.ix.spans))
 		c.o.ix.spans = append(c.o.ix.spans, span{start: start})
 		c.containers++
 	}
-	c.open = append(c.open, k)
-	c.cur = append(c.cur, -1)
+	c.open = append(c.open, container{bracket: bracket, span: k, member: -1})
 }
 
 // closed closes the innermost open container, which ends just before end:
@@ -201,12 +203,12 @@ func (c *Checker) opened(start int) {
 // container is short (a short container holds nothing long, so its entry
 // is the last).
 func (c *Checker) closed(end int) {
-	top := len(c.stack) - 1
-	if m := c.cur[top]; m >= 0 {
-		c.o.ix.members[m].next = memberLast
+	top := c.open[len(c.open)-1]
+	c.open = c.open[:len(c.open)-1]
+	if top.member >= 0 {
+		c.o.ix.members[top.member].next = memberLast
 	}
-	k := c.open[top]
-	c.stack, c.open, c.cur = c.stack[:top], c.open[:top], c.cur[:top]
+	k := int(top.span)
 	if k < 0 {
 		return
 	}
@@ -224,25 +226,25 @@ func (c *Checker) closed(end int) {
 // it; once the index holds memberMax members, the rest are not recorded
 // (walks scan them).
 func (c *Checker) member(key, val int) {
-	top := len(c.stack) - 1
+	top := &c.open[len(c.open)-1]
 	ms := c.o.ix.members
 	if len(ms) >= c.memberMax {
-		c.cur[top] = -1 // the member before, if recorded, keeps next unknown
+		top.member = -1 // the member before, if recorded, keeps next unknown
 		return
 	}
 	k := int32(len(ms))
-	if prev := c.cur[top]; prev >= 0 {
+	if prev := top.member; prev >= 0 {
 		ms[prev].next = k
 	}
 	c.o.ix.members = append(ms, member{key: uint32(key), val: uint32(val), next: memberUnknown})
-	c.cur[top] = k
+	top.member = k
 }
 
 // ended notes that a value ended at end: the end of the member being read,
 // when the value was one.
 func (c *Checker) ended(end int) {
-	if top := len(c.cur) - 1; top >= 0 {
-		if m := c.cur[top]; m >= 0 {
+	if n := len(c.open); n > 0 {
+		if m := c.open[n-1].member; m >= 0 {
 			c.o.ix.members[m].end = uint32(end)
 		}
 	}
