@@ -231,39 +231,31 @@ func (a *Adapter) event(ev adapter.Event) error {
 	var typ, errv, message, prompt jsonraw.Value
 	var usage dialog.Tokens
 	hasUsage, cfg := false, 0
-	for f := ev.Members(); f.NextKey(); {
-		// item, msg and usage are read where they stand: the line is
-		// walked once (item and msg hold the long strings, command output).
-		switch r := f.Rest(); {
-		case string(f.Key) == "item" && r.IsObject():
-			if a.hasItem {
-				a.it = item{} // the last "item" is the one read
-			}
-			f.Skip(parseItem(&a.it, r))
-			a.hasItem = true
-			continue
-		case string(f.Key) == "msg" && r.IsObject():
-			if a.hasMsg {
-				a.msg = legacyMsg{}
-			}
-			f.Skip(parseLegacy(&a.msg, r))
-			a.hasMsg = true
-			continue
-		case string(f.Key) == "usage" && r.IsObject():
-			var n int
-			usage, n = readTokens(r)
-			f.Skip(n)
-			hasUsage = true
-			continue
-		}
-		if !f.NextValue() {
-			break
-		}
+	for f := ev.Members(); f.Next(); {
 		switch string(f.Key) {
 		case "type":
 			typ = f.Value
+		case "item":
+			if f.Value.IsObject() {
+				if a.hasItem {
+					a.it = item{} // the last "item" is the one read
+				}
+				parseItem(&a.it, f.Value)
+				a.hasItem = true
+			}
+		case "msg":
+			if f.Value.IsObject() {
+				if a.hasMsg {
+					a.msg = legacyMsg{}
+				}
+				parseLegacy(&a.msg, f.Value)
+				a.hasMsg = true
+			}
 		case "usage":
-			hasUsage = false // not an object
+			hasUsage = f.Value.IsObject()
+			if hasUsage {
+				usage = Tokens(f.Value)
+			}
 		case "error":
 			errv = f.Value
 		case "message":
@@ -431,16 +423,8 @@ func (a *Adapter) setUsage(t dialog.Tokens) {
 // total_token_usage): input_tokens counts cached input, output_tokens
 // counts reasoning, as the dialog's totals do.
 func Tokens(u jsonraw.Value) dialog.Tokens {
-	t, _ := readTokens(u)
-	return t
-}
-
-// readTokens reads the usage object at the start of raw (which may run on
-// past it) and returns it with its length.
-func readTokens(raw jsonraw.Value) (dialog.Tokens, int) {
 	var t dialog.Tokens
-	f := raw.Members()
-	for f.Next() {
+	for f := u.Members(); f.Next(); {
 		var n *int64
 		switch string(f.Key) {
 		case "input_tokens":
@@ -458,7 +442,7 @@ func readTokens(raw jsonraw.Value) (dialog.Tokens, int) {
 			*n, _ = f.Value.Int()
 		}
 	}
-	return t, f.End()
+	return t
 }
 
 // start opens a tool call in the dialog.

@@ -26,10 +26,8 @@ type item struct {
 	prompt, receivers, states            jsonraw.Value
 }
 
-// parseItem reads the item object at the start of raw (which may run on
-// past it) into it, which is zero, and returns its length, so that the
-// line is walked once.
-func parseItem(it *item, raw jsonraw.Value) int {
+// parseItem reads the item object raw into it, which is zero.
+func parseItem(it *item, raw jsonraw.Value) {
 	f := raw.Members()
 	for f.Next() {
 		v := f.Value
@@ -86,7 +84,6 @@ func parseItem(it *item, raw jsonraw.Value) int {
 	if !it.typ.Exists() {
 		it.typ = it.itemType // 0.42 and 0.43
 	}
-	return f.End()
 }
 
 // item handles item.started, item.updated and item.completed.

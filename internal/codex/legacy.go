@@ -37,9 +37,8 @@ type legacyMsg struct {
 	raw                                         jsonraw.Value // the whole msg
 }
 
-// parseLegacy reads the msg object at the start of raw (which may run on
-// past it) into m, which is zero, and returns its length.
-func parseLegacy(m *legacyMsg, raw jsonraw.Value) int {
+// parseLegacy reads the msg object raw into m, which is zero.
+func parseLegacy(m *legacyMsg, raw jsonraw.Value) {
 	f := raw.Members()
 	for f.Next() {
 		v := f.Value
@@ -94,8 +93,7 @@ func parseLegacy(m *legacyMsg, raw jsonraw.Value) int {
 			m.reason = v
 		}
 	}
-	m.raw = f.Walked()
-	return f.End()
+	m.raw = raw
 }
 
 // legacy handles one {"id", "msg"} event of Codex 0.8–0.42.

@@ -49,33 +49,15 @@ func indexLines(t testing.TB) [][]byte {
 	return lines
 }
 
-// trace writes down everything a walk of v sees: members (keys, values,
-// the rest after each key), elements and tokens, recursively.
+// trace writes down everything a walk of v sees: members (keys and
+// values), elements and tokens, recursively.
 func trace(b *strings.Builder, v Value, depth int) {
 	if depth > 20 {
 		return
 	}
-	for m := v.Members(); m.NextKey(); {
-		fmt.Fprintf(b, "key %q rest %d\n", m.Key, len(m.Rest().Bytes()))
-		if r := m.Rest(); depth%2 == 1 && r.IsObject() {
-			// Read in place, as the Codex adapter reads an item: walked
-			// from the rest of the text, then skipped.
-			in := r.Members()
-			for in.Next() {
-				fmt.Fprintf(b, "in place %q %q\n", in.Key, in.Value.Bytes())
-			}
-			fmt.Fprintf(b, "skip %d lit %q\n", in.End(), m.KeyLit().Bytes())
-			m.Skip(in.End())
-			continue
-		}
-		if !m.NextValue() {
-			break
-		}
+	for m := v.Members(); m.Next(); {
 		fmt.Fprintf(b, "value %q lit %q\n", m.Value.Bytes(), m.KeyLit().Bytes())
 		trace(b, m.Value, depth+1)
-	}
-	if m := v.Members(); m.NextKey() && m.NextKey() { // a key read twice
-		fmt.Fprintf(b, "twice %q\n", m.Key)
 	}
 	for e := v.Elements(); e.Next(); {
 		fmt.Fprintf(b, "element %q\n", e.Value.Bytes())

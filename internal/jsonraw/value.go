@@ -301,9 +301,8 @@ type MemberIter struct {
 	o     *origin
 	w     walker // the index, once the first step has found s in its record
 	// next is the index's entry of the next member, plus one, while the
-	// walk follows the index (0: it scans); cur is the entry of the
-	// member whose key was read and whose value was not yet, plus one.
-	next, cur int
+	// walk follows the index (0: it scans).
+	next int
 }
 
 // KeyLit returns the current member's key as a Literal.
@@ -321,30 +320,65 @@ func (v Value) Members() *MemberIter {
 	return &MemberIter{s: v.b, i: start(v.b, '{'), o: v.o}
 }
 
-// Next moves to the next member and reports whether there is one.
+// Next moves to the next member and reports whether there is one. It
+// reads the member from the index when the object's record has one there,
+// and scans the text for it otherwise.
 func (m *MemberIter) Next() bool {
 	if !m.w.resolved {
 		m.resolve()
 	}
-	if m.next > 0 && m.cur == 0 && m.indexedMember() {
+	if m.next > 0 && m.indexedMember() {
 		return true
 	}
-	return m.NextKey() && m.NextValue()
+	return m.scanKey() && m.scanValue()
 }
 
-// NextKey moves to the next member's key only, for a caller that walks the
-// value in place itself: Rest is then the text from the value on, and the
-// caller moves past the value with Skip, or reads it with NextValue.
-func (m *MemberIter) NextKey() bool {
-	if !m.w.resolved {
-		m.resolve()
+// resolve finds the object's text in its record, and its first member in
+// the index.
+func (m *MemberIter) resolve() {
+	m.w = walkOf(m.o, m.s)
+	if m.w.ix == nil {
+		return
 	}
-	if m.cur > 0 {
-		m.cur, m.next = 0, 0 // a key read twice: scan, as a walk without an index would
+	if k := skipSpace(m.s, m.i); k < len(m.s) && m.s[k] == '"' {
+		if e, ok := m.w.ix.firstMember(m.w.base + k); ok {
+			m.next = e + 1
+		}
 	}
-	if m.next > 0 && m.indexedKey() {
-		return true
+}
+
+// indexedMember reads the next member, key and value, from the index.
+// False (and the walk scans from then on) when the entry does not fit the
+// text.
+func (m *MemberIter) indexedMember() bool {
+	e := &m.w.ix.members[m.next-1]
+	base, s := m.w.base, m.s
+	key, val, end := int(e.key)-base, int(e.val)-base, int(e.end)-base
+	if key < m.i || end <= val || end > len(s) {
+		m.next = 0
+		return false
 	}
+	// Between the key's closing quote and the value: ':' and, rarely,
+	// white space.
+	q := val - 2
+	if q <= key || s[q] != '"' || s[q+1] != ':' {
+		for q = val - 1; q > key && s[q] != '"'; q-- {
+		}
+		if q <= key {
+			m.next = 0
+			return false
+		}
+	}
+	m.Key = s[key+1 : q]
+	m.Value = Value{b: s[val:end], o: m.o}
+	m.i = end
+	m.w.ix.read = m.next - 1
+	m.next = max(int(e.next)+1, 0) // 0 (scan on) for memberLast and memberUnknown
+	return true
+}
+
+// scanKey moves to the next member's key, scanning the text.
+func (m *MemberIter) scanKey() bool {
 	s := m.s
 	i := skipSeparator(s, m.i)
 	if i < len(s) && s[i] == '}' {
@@ -369,98 +403,8 @@ func (m *MemberIter) NextKey() bool {
 	return true
 }
 
-// resolve finds the object's text in its record, and its first member in
-// the index.
-func (m *MemberIter) resolve() {
-	m.w = walkOf(m.o, m.s)
-	if m.w.ix == nil {
-		return
-	}
-	if k := skipSpace(m.s, m.i); k < len(m.s) && m.s[k] == '"' {
-		if e, ok := m.w.ix.firstMember(m.w.base + k); ok {
-			m.next = e + 1
-		}
-	}
-}
-
-// indexedMember reads the next member, key and value, from the index: the
-// step of most walks, in one call. False (and the walk scans from then
-// on) when the entry does not fit the text.
-func (m *MemberIter) indexedMember() bool {
-	e := &m.w.ix.members[m.next-1]
-	base, s := m.w.base, m.s
-	key, val, end := int(e.key)-base, int(e.val)-base, int(e.end)-base
-	if key < m.i || end <= val || end > len(s) {
-		m.next = 0
-		return false
-	}
-	q := val - 2 // the key's closing quote, when the member is written compactly
-	if q <= key || s[q] != '"' || s[q+1] != ':' {
-		for q = val - 1; q > key && s[q] != '"'; q-- {
-		}
-		if q <= key {
-			m.next = 0
-			return false
-		}
-	}
-	m.Key = s[key+1 : q]
-	m.Value = Value{b: s[val:end], o: m.o}
-	m.i = end
-	m.w.ix.read = m.next - 1
-	m.next = int(e.next) + 1 // 0 (scan on) for memberLast and memberUnknown
-	if m.next < 0 {
-		m.next = 0
-	}
-	return true
-}
-
-// indexedKey reads the next member's key from the index; false (and the
-// walk scans from then on) when the entry does not fit the text.
-func (m *MemberIter) indexedKey() bool {
-	e := &m.w.ix.members[m.next-1]
-	base, s := m.w.base, m.s
-	key, val, end := int(e.key)-base, int(e.val)-base, int(e.end)-base
-	if key < m.i || end <= val || end > len(s) {
-		m.next = 0
-		return false
-	}
-	// Between the key's closing quote and the value: ':' and, rarely,
-	// white space.
-	q := val - 2
-	if q <= key || s[q] != '"' || s[q+1] != ':' {
-		for q = val - 1; q > key && s[q] != '"'; q-- {
-		}
-		if q <= key {
-			m.next = 0
-			return false
-		}
-	}
-	m.Key = s[key+1 : q]
-	m.i = val
-	m.w.ix.read = m.next - 1
-	m.cur, m.next = m.next, 0
-	return true
-}
-
-// indexedEnd is where the value of the member whose key was read from the
-// index ends, and moves the walk to the member after it.
-func (m *MemberIter) indexedEnd() int {
-	e := m.w.ix.members[m.cur-1]
-	m.cur = 0
-	if e.next >= 0 {
-		m.next = int(e.next) + 1
-	}
-	return int(e.end) - m.w.base
-}
-
-// NextValue reads the value after the key NextKey read into Value.
-func (m *MemberIter) NextValue() bool {
-	if m.cur > 0 {
-		end := m.indexedEnd()
-		m.Value = Value{b: m.s[m.i:end], o: m.o}
-		m.i = end
-		return true
-	}
+// scanValue reads the value after the key scanKey read into Value.
+func (m *MemberIter) scanValue() bool {
 	end := m.w.value(m.s, m.i)
 	if end <= m.i {
 		m.i = len(m.s)
@@ -470,26 +414,6 @@ func (m *MemberIter) NextValue() bool {
 	m.i = end
 	return true
 }
-
-// Rest is the text from the current position on: after NextKey, from the
-// value on; after the last member, what follows the object.
-func (m *MemberIter) Rest() Value { return Value{b: m.s[m.i:], o: m.o} }
-
-// Skip moves n bytes on, past a value the caller has walked in Rest.
-func (m *MemberIter) Skip(n int) {
-	m.i = min(m.i+max(n, 0), len(m.s))
-	if m.cur > 0 && m.indexedEnd() != m.i {
-		m.next = 0 // not past the value the index knows: scan on
-	}
-}
-
-// End is, once Next has reported false, the length of the object (the
-// text may run on past it); all of it if the object does not end.
-func (m *MemberIter) End() int { return m.i }
-
-// Walked is, once Next has reported false, the object itself (without what
-// may run on past it).
-func (m *MemberIter) Walked() Value { return Value{b: m.s[:m.i], o: m.o} }
 
 // ElementIter walks the elements of an array:
 //

@@ -73,31 +73,6 @@ func TestElements(t *testing.T) {
 	}
 }
 
-// TestInPlace walks a member's value in place: NextKey, Rest, Skip, and End
-// for the length of an object followed by more text.
-func TestInPlace(t *testing.T) {
-	line := `{"type":"x","item":{"id":"a","text":"}"},"n":1}`
-	m := val(line).Members()
-	var item string
-	var keys []string
-	for m.NextKey() {
-		keys = append(keys, string(m.Key))
-		if string(m.Key) == "item" {
-			inner := m.Rest().Members()
-			for inner.Next() {
-			}
-			item = string(m.Rest().Bytes()[:inner.End()])
-			m.Skip(inner.End())
-			continue
-		}
-		require.True(t, m.NextValue())
-	}
-	assert.Equal(t, []string{"type", "item", "n"}, keys)
-	assert.Equal(t, `{"id":"a","text":"}"}`, item)
-	assert.Equal(t, len(line), m.End())
-	assert.Empty(t, m.Rest().Bytes())
-}
-
 func TestGet(t *testing.T) {
 	tests := []struct{ raw, key, want string }{
 		{`{"a":{"x":1},"x":"x"}`, "x", `"x"`}, // only top-level members match

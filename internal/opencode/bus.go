@@ -16,23 +16,16 @@ type props struct {
 	hasPart                          bool
 }
 
-// readProps reads the properties object at the start of raw (which may
-// run on past it) and returns it with its length.
-func readProps(raw jsonraw.Value) (props, int) {
+// readProps reads the properties object raw.
+func readProps(raw jsonraw.Value) props {
 	var pr props
-	f := raw.Members()
-	for f.NextKey() {
-		if r := f.Rest(); string(f.Key) == "part" && r.IsObject() {
-			var n int
-			pr.part, n = readPart(r)
-			f.Skip(n)
-			pr.hasPart = true
-			continue
-		}
-		if !f.NextValue() {
-			break
-		}
+	for f := raw.Members(); f.Next(); {
 		switch string(f.Key) {
+		case "part":
+			if f.Value.IsObject() {
+				pr.part = readPart(f.Value)
+				pr.hasPart = true
+			}
 		case "sessionID":
 			pr.session = f.Value
 		case "info":
@@ -51,7 +44,7 @@ func readProps(raw jsonraw.Value) (props, int) {
 			pr.delta = f.Value
 		}
 	}
-	return pr, f.End()
+	return pr
 }
 
 // bus handles an event of the serve event bus.

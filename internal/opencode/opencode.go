@@ -185,27 +185,18 @@ func (a *Adapter) Event(ev adapter.Event) error {
 	var p part
 	var pr props
 	hasPart, hasProps := false, false
-	for f := ev.Members(); f.NextKey(); {
-		// part and properties are read where they stand: they hold the
-		// long strings (tool output), so the line is walked once.
-		switch r := f.Rest(); {
-		case string(f.Key) == "part" && r.IsObject():
-			var n int
-			p, n = readPart(r)
-			f.Skip(n)
-			hasPart = true
-			continue
-		case string(f.Key) == "properties" && r.IsObject():
-			var n int
-			pr, n = readProps(r)
-			f.Skip(n)
-			hasProps = true
-			continue
-		}
-		if !f.NextValue() {
-			break
-		}
+	for f := ev.Members(); f.Next(); {
 		switch string(f.Key) {
+		case "part":
+			if f.Value.IsObject() {
+				p = readPart(f.Value)
+				hasPart = true
+			}
+		case "properties":
+			if f.Value.IsObject() {
+				pr = readProps(f.Value)
+				hasProps = true
+			}
 		case "type":
 			typ = f.Value
 		case "timestamp":

@@ -15,12 +15,10 @@ type part struct {
 	reason, tokens, cost      jsonraw.Value
 }
 
-// readPart reads the part object at the start of raw (which may run on
-// past it) and returns it with its length.
-func readPart(raw jsonraw.Value) (part, int) {
+// readPart reads the part object raw.
+func readPart(raw jsonraw.Value) part {
 	var p part
-	f := raw.Members()
-	for f.Next() {
+	for f := raw.Members(); f.Next(); {
 		v := f.Value
 		switch string(f.Key) {
 		case "id":
@@ -51,7 +49,7 @@ func readPart(raw jsonraw.Value) (part, int) {
 			p.cost = v
 		}
 	}
-	return p, f.End()
+	return p
 }
 
 // toolState is the fields of a tool part's state.
