@@ -109,10 +109,8 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 		}
 		// A value ended at i: close containers, or go on to the next member.
 		for {
-			c.ended(i)
-			i = skipSpace(b, i)
 			if len(c.open) == 0 {
-				if i != len(b) {
+				if skipSpace(b, i) != len(b) {
 					return Invalid
 				}
 				if clean {
@@ -120,10 +118,15 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 				}
 				return Dirty
 			}
+			cur := &c.open[len(c.open)-1]
+			if cur.member >= 0 { // the value was the member's: it ends here
+				c.o.ix.members[cur.member].end = uint32(i)
+			}
+			i = skipSpace(b, i)
 			if i >= len(b) {
 				return Invalid
 			}
-			top := c.open[len(c.open)-1].bracket
+			top := cur.bracket
 			if b[i] == top+2 {
 				i++
 				c.closed(i)
@@ -238,16 +241,6 @@ func (c *Checker) member(key, val int) {
 	}
 	c.o.ix.members = append(ms, member{key: uint32(key), val: uint32(val), next: memberUnknown})
 	top.member = k
-}
-
-// ended notes that a value ended at end: the end of the member being read,
-// when the value was one.
-func (c *Checker) ended(end int) {
-	if n := len(c.open); n > 0 {
-		if m := c.open[n-1].member; m >= 0 {
-			c.o.ix.members[m].end = uint32(end)
-		}
-	}
 }
 
 // shortPlain returns the index after the string literal at b[i] (a quote)
