@@ -461,8 +461,9 @@ func readTokens(raw jsonraw.Value) (dialog.Tokens, int) {
 	return t, f.End()
 }
 
-// start opens a tool call in the dialog.
-func (a *Adapter) start(id, name string, k kind, args jsonraw.Value) *openCall {
+// start opens a tool call in the dialog; its args are args, or
+// {argsKey: args} when argsKey is set (see dialog.ToolCall).
+func (a *Adapter) start(id, name string, k kind, argsKey string, args jsonraw.Value) *openCall {
 	a.output()
 	var c *openCall
 	if n := len(a.free); n > 0 {
@@ -474,7 +475,7 @@ func (a *Adapter) start(id, name string, k kind, args jsonraw.Value) *openCall {
 	c.id, c.name, c.kind, c.order = id, name, k, a.order
 	a.order++
 	a.open[c.id] = c
-	a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name, Args: args})
+	a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name, Args: args, ArgsKey: argsKey})
 	return c
 }
 

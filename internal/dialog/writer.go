@@ -71,8 +71,12 @@ type ToolCall struct {
 	// Args is the call's input: an object is written as it is (compact,
 	// its strings capped); any other value is wrapped as {"input": value};
 	// an absent one is left out.
-	Args   jsonraw.Value
-	Parent string // source id of the subagent's tool call, if any
+	Args jsonraw.Value
+	// ArgsKey, when set, wraps Args, whatever its type, as {ArgsKey: Args}:
+	// an adapter whose args are one field of the event passes that field
+	// as it stands, with no object built around it to be walked again.
+	ArgsKey string
+	Parent  string // source id of the subagent's tool call, if any
 }
 
 // ToolResult ends a tool.
@@ -342,10 +346,16 @@ func (w *Writer) ToolStart(c ToolCall) {
 	if c.Args.Exists() {
 		cut := w.cutter(true)
 		b = append(b, `,"args":`...)
-		if c.Args.IsObject() {
+		key := c.ArgsKey
+		if key == "" && !c.Args.IsObject() {
+			key = "input"
+		}
+		if key == "" {
 			b = w.appendArgs(b, c.Args, 2, cut)
 		} else {
-			b = append(b, `{"input":`...)
+			b = append(b, '{')
+			b = Plain(key).appendTo(b, -1, -1) // a key is never cut
+			b = append(b, ':')
 			b = w.appendArgs(b, c.Args, 3, cut)
 			b = append(b, '}')
 		}
