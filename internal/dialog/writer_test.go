@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -600,4 +601,14 @@ func TestWriterEndOpenTools(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"b: the run ended", "a: the run ended", "b#2: the run ended"}, ends)
+}
+
+func TestDecimalCountsAsStrconv(t *testing.T) {
+	var d decimal
+	for n := range 1_200_000 {
+		if got := string(d.digits()); got != strconv.Itoa(n) {
+			t.Fatalf("%d: got %s", n, got)
+		}
+		d.inc()
+	}
 }
