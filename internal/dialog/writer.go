@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -143,14 +142,10 @@ type Writer struct {
 	cut    cutter // the cuts of the entry being built
 	keys   keySet // reused by appendArgs
 
-	// open holds the calls started and not ended, by source id; a source
-	// id started again while open (stacked) is rare and kept apart.
-	open    map[string]openTool
-	stacked map[string][]openTool
-	nOpen   int
-	order   int
-	ids     idSet
-	esc     []byte // scratch for measuring an escaped string
+	open  openCalls
+	order int
+	ids   idSet
+	esc   []byte // scratch for measuring an escaped string
 }
 
 // NewWriter returns a Writer that writes to out.
@@ -171,7 +166,6 @@ func NewWriter(out io.Writer, opt Options) *Writer {
 		buf:    make([]byte, 0, 4096),
 		start:  now,
 		cur:    now,
-		open:   make(map[string]openTool),
 		budget: budget{max: max(opt.MaxBytes, 0)},
 	}
 }
@@ -345,7 +339,7 @@ func (w *Writer) ToolStart(c ToolCall) {
 		t.closeCost += int64(len(`,"parent_tool_id":""`) + len(w.esc))
 	}
 	w.budget.reserve += t.closeCost
-	w.pushOpen(c.ID, t)
+	w.open.push(c.ID, t)
 	if c.Args.Exists() {
 		cut := w.cutter(true)
 		b = append(b, `,"args":`...)
@@ -383,7 +377,7 @@ func (w *Writer) ToolEnd(r ToolResult) {
 }
 
 // OpenTools returns the number of tool calls started and not yet ended.
-func (w *Writer) OpenTools() int { return w.nOpen }
+func (w *Writer) OpenTools() int { return w.open.n }
 
 // Close ends the dialog: open tool calls are closed as errors, and the
 // complete entry is written from s, with ending (if not nil) overriding its
@@ -459,7 +453,7 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 func (w *Writer) Status() Status { return w.status }
 
 func (w *Writer) closeOpenTools(s Summary) {
-	if w.nOpen == 0 {
+	if w.open.n == 0 {
 		return
 	}
 	msg := "the tool call had no result when the input ended"
@@ -478,7 +472,7 @@ func (w *Writer) closeOpenTools(s Summary) {
 // IsOpen reports whether the call the source calls id has started and not
 // ended.
 func (w *Writer) IsOpen(id string) bool {
-	_, ok := w.open[id]
+	_, ok := w.open.find(id)
 	return ok
 }
 
@@ -486,7 +480,7 @@ func (w *Writer) IsOpen(id string) bool {
 // an error saying why: for a format whose new process abandons the calls
 // the last one left open (their results never come).
 func (w *Writer) EndOpenTools(why Text) {
-	if w.closed || w.nOpen == 0 {
+	if w.closed || w.open.n == 0 {
 		return
 	}
 	w.body()
@@ -495,21 +489,11 @@ func (w *Writer) EndOpenTools(why Text) {
 
 // endOpen ends every open call with why, uncut (it is ours, and short).
 func (w *Writer) endOpen(why Text) {
-	left := make([]openTool, 0, w.nOpen)
-	for _, t := range w.open {
-		left = append(left, t)
-	}
-	for _, ts := range w.stacked {
-		left = append(left, ts...)
-	}
-	slices.SortFunc(left, func(a, b openTool) int { return a.order - b.order })
+	left := w.open.takeAll()
 	for i := range left {
 		w.budget.reserve -= left[i].closeCost
 		w.writeResult(&left[i], why, true, false)
 	}
-	clear(w.open)
-	clear(w.stacked)
-	w.nOpen = 0
 }
 
 // writeResult writes the end of call t; cut says its text is the tool's,
@@ -537,37 +521,13 @@ func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
 	w.finish(b)
 }
 
-// pushOpen records a call started under source id src.
-func (w *Writer) pushOpen(src string, t openTool) {
-	if prev, ok := w.open[src]; ok {
-		if w.stacked == nil {
-			w.stacked = make(map[string][]openTool)
-		}
-		w.stacked[src] = append(w.stacked[src], prev)
-	}
-	w.open[src] = t
-	w.nOpen++
-}
-
 // takeOpen removes and returns the call last started under src.
 func (w *Writer) takeOpen(src string) (openTool, bool) {
-	t, ok := w.open[src]
-	if !ok {
-		return t, false
+	t, ok := w.open.take(src)
+	if ok {
+		w.budget.reserve -= t.closeCost
 	}
-	if ts := w.stacked[src]; len(ts) > 0 {
-		w.open[src] = ts[len(ts)-1]
-		if len(ts) == 1 {
-			delete(w.stacked, src)
-		} else {
-			w.stacked[src] = ts[:len(ts)-1]
-		}
-	} else {
-		delete(w.open, src)
-	}
-	w.nOpen--
-	w.budget.reserve -= t.closeCost
-	return t, true
+	return t, ok
 }
 
 // validUTF8 is s with each byte that is not UTF-8 replaced by U+FFFD, as it
@@ -589,7 +549,7 @@ func (w *Writer) parentID(src string) string {
 	if src == "" {
 		return ""
 	}
-	if t, ok := w.open[src]; ok {
+	if t, ok := w.open.find(src); ok {
 		return idString(t.id, t.suffix)
 	}
 	return src
