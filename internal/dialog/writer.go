@@ -700,7 +700,7 @@ const (
 // cutter starts the cuts of the entry being built: a tool's text (capped
 // by MaxText) or the agent's words (capped only by the file budget).
 func (w *Writer) cutter(tool bool) *cutter {
-	w.cut = cutter{b: &w.budget, maxText: -1, share: w.budget.share(!tool)}
+	w.cut = cutter{b: &w.budget, maxText: -1, share: shareLater, message: !tool}
 	if tool {
 		w.cut.maxText = w.opt.MaxText
 	}
