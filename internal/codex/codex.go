@@ -119,8 +119,11 @@ const (
 	kindCollab
 )
 
-func itemKind(typ string) kind {
-	switch typ {
+// itemKind is the kind of an item of type typ (a string's body). It takes
+// the bytes: a string made of them to switch on was copied for every item
+// line.
+func itemKind(typ []byte) kind {
+	switch string(typ) {
 	case "agent_message", "assistant_message":
 		return kindMessage
 	case "reasoning":

@@ -91,7 +91,7 @@ func parseItem(it *item, raw jsonraw.Value) int {
 
 // item handles item.started, item.updated and item.completed.
 func (a *Adapter) item(it *item, ph phase) error {
-	k := itemKind(string(it.typ.Body()))
+	k := itemKind(it.typ.Body())
 	switch k {
 	case kindNone:
 		return nil // an item type this converter does not know
