@@ -129,10 +129,10 @@ type Writer struct {
 	cur      time.Time // time of the line being converted
 	curClock bool      // cur is to be read from the clock, when an entry needs it
 	last     time.Time // ts of the last entry written
+	lastText []byte    // last as written, once an entry is
 	srcSeen  bool
 	firstSrc time.Time
 	lastSrc  time.Time
-	stamp    timestamp
 	clock    clockCache
 	// seqText is seq in decimal, counted up with it: formatting it anew
 	// for each entry was 1% of converting short Codex lines.
@@ -655,15 +655,19 @@ func (w *Writer) begin(typ string) []byte {
 	if w.curClock {
 		w.cur, w.curClock = w.clock.now(w.opt.Clock), false
 	}
-	t := w.cur
-	if t.Before(w.last) {
-		t = w.last
+	// ts never decreases: an entry not later than the last has its ts,
+	// whose text is kept (most entries share the time of the one before).
+	later := w.cur.After(w.last)
+	if later {
+		w.last = w.cur
 	}
-	w.last = t
+	if later || w.lastText == nil {
+		w.lastText = w.last.AppendFormat(w.lastText[:0], "2006-01-02T15:04:05.000Z07:00")
+	}
 	b := append(w.buf[:0], `{"seq":`...)
 	b = append(b, w.seqText.digits()...)
 	b = append(b, `,"ts":"`...)
-	b = w.stamp.append(b, t)
+	b = append(b, w.lastText...)
 	b = append(b, `","type":"`...)
 	b = append(b, typ...)
 	return append(b, '"')
@@ -760,19 +764,4 @@ func (c *clockCache) now(clock Clock) time.Time {
 		c.read, c.raw, c.fit = true, t, clockForm(t)
 	}
 	return c.fit
-}
-
-// timestamp formats entry times, keeping the last one: most entries share
-// the time of the entry before them.
-type timestamp struct {
-	t    time.Time
-	text []byte
-}
-
-func (s *timestamp) append(dst []byte, t time.Time) []byte {
-	if s.text == nil || !t.Equal(s.t) {
-		s.t = t
-		s.text = t.AppendFormat(s.text[:0], "2006-01-02T15:04:05.000Z07:00")
-	}
-	return append(dst, s.text...)
 }
