@@ -101,7 +101,7 @@ type Ending struct {
 // id, or id#suffix for a renamed call (see idSet.unique).
 type openTool struct {
 	id, name, parent string
-	suffix           int
+	suffix           idSuffix
 	order            int
 	closeCost        int64 // bytes kept in the budget for the entry that would close it
 	plain            bool  // id and name are written as they stand (see appendToolHead)
@@ -575,7 +575,7 @@ func appendToolHead(b []byte, t *openTool, status string) []byte {
 	b = append(b, `,"tool_id":"`...)
 	if t.plain {
 		b = append(b, t.id...)
-		b = appendSuffix(b, t.suffix)
+		b = append(b, t.suffix.bytes()...)
 		b = append(b, `","name":"`...)
 		b = append(b, t.name...)
 	} else {
@@ -583,7 +583,7 @@ func appendToolHead(b []byte, t *openTool, status string) []byte {
 		n := len(b)
 		b = jsonraw.AppendEscaped(b, t.id)
 		plain := len(b)-n == len(t.id)
-		b = appendSuffix(b, t.suffix)
+		b = append(b, t.suffix.bytes()...)
 		b = append(b, `","name":"`...)
 		n = len(b)
 		b = jsonraw.AppendEscaped(b, t.name)
