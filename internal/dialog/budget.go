@@ -91,6 +91,7 @@ type cutter struct {
 	message bool
 	used    int64
 	final   bool // the complete entry: share is all it may take, past the reserves
+	entry   int  // where the entry starts in the buffer it is built in
 }
 
 // shareLater is a cutter's share not worked out yet: the budget's share
@@ -127,7 +128,7 @@ func (c *cutter) appendText(dst []byte, t Text) []byte {
 		return t.appendTo(dst, c.maxText, -1)
 	}
 	start := len(dst)
-	room := c.allowance(start)
+	room := c.allowance(start - c.entry)
 	keep := max(room-maxMarkerLen, 0)
 	dst = t.appendTo(dst, c.maxText, int(min(keep, math.MaxInt32)))
 	c.spent(len(dst)-start, room)

@@ -121,6 +121,10 @@ type Writer struct {
 	err  error
 	seq  int
 	meta Meta
+	// inPlace is out when it lets entries be built at the end of its own
+	// buffer; entry is where the entry being built starts in it.
+	inPlace EntryBuffer
+	entry   int
 
 	initDone, promptDone, bodyStarted, closed, metaSeen bool
 	status                                              Status // complete's, once closed
@@ -160,13 +164,15 @@ func NewWriter(out io.Writer, opt Options) *Writer {
 		opt.MaxBytes = DefaultMaxBytes
 	}
 	now := clockTime(opt.Clock)
+	inPlace, _ := out.(EntryBuffer)
 	return &Writer{
-		out:    out,
-		opt:    opt,
-		buf:    make([]byte, 0, 4096),
-		start:  now,
-		cur:    now,
-		budget: budget{max: max(opt.MaxBytes, 0)},
+		out:     out,
+		inPlace: inPlace,
+		opt:     opt,
+		buf:     make([]byte, 0, 4096),
+		start:   now,
+		cur:     now,
+		budget:  budget{max: max(opt.MaxBytes, 0)},
 	}
 }
 
@@ -430,7 +436,7 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 	b = appendTokens(b, s.Tokens)
 	if s.Message != "" {
 		b = append(b, `,"message":`...)
-		b = w.lastCutter(len(b)).appendText(b, Plain(s.Message))
+		b = w.lastCutter(len(b)-w.entry).appendText(b, Plain(s.Message))
 	}
 	if s.Reason != "" {
 		b = append(b, `,"reason":`...)
@@ -499,11 +505,11 @@ func (w *Writer) endOpen(why Text) {
 // writeResult writes the end of call t; cut says its text is the tool's,
 // to be cut, rather than ours, paid for by the call's reserve.
 func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
+	b := w.begin("tool")
 	c := w.cutter(true)
 	if !cut {
 		c.maxText, c.share = -1, -1
 	}
-	b := w.begin("tool")
 	if isError {
 		b = appendToolHead(b, t, "error")
 		if !out.IsEmpty() {
@@ -664,7 +670,12 @@ func (w *Writer) begin(typ string) []byte {
 	if later || w.lastText == nil {
 		w.lastText = w.last.AppendFormat(w.lastText[:0], "2006-01-02T15:04:05.000Z07:00")
 	}
-	b := append(w.buf[:0], `{"seq":`...)
+	b := w.buf[:0]
+	if w.inPlace != nil {
+		b = w.inPlace.Pending()
+	}
+	w.entry = len(b)
+	b = append(b, `{"seq":`...)
 	b = append(b, w.seqText.digits()...)
 	b = append(b, `,"ts":"`...)
 	b = append(b, w.lastText...)
@@ -673,13 +684,13 @@ func (w *Writer) begin(typ string) []byte {
 	return append(b, '"')
 }
 
-// finish writes the entry with one Write, and counts it in the budget.
+// finish writes the entry with one Write (or Commit), and counts it in the
+// budget.
 func (w *Writer) finish(b []byte) {
 	b = append(b, '}', '\n')
-	w.buf = b
 	w.seq++
 	w.seqText.inc()
-	w.budget.written += int64(len(b))
+	w.budget.written += int64(len(b) - w.entry)
 	w.budget.text += w.cut.used
 	w.cut.used = 0
 	if w.seq == ManyEntries+1 && w.opt.Warn != nil {
@@ -688,9 +699,24 @@ func (w *Writer) finish(b []byte) {
 	if w.err != nil {
 		return
 	}
+	if w.inPlace != nil {
+		w.err = w.inPlace.Commit(b)
+		return
+	}
+	w.buf = b
 	if _, err := w.out.Write(b); err != nil {
 		w.err = err
 	}
+}
+
+// EntryBuffer is an io.Writer of whole entries that lets the Writer build
+// each entry at the end of the entries it holds, saving a copy of each (a
+// sink.Sink). Pending returns them; Commit takes them back with one more
+// entry appended, as Write would take that entry.
+type EntryBuffer interface {
+	io.Writer
+	Pending() []byte
+	Commit(entries []byte) error
 }
 
 // maxReason caps complete.reason, a word or two that adapters may take
@@ -704,7 +730,7 @@ const (
 // cutter starts the cuts of the entry being built: a tool's text (capped
 // by MaxText) or the agent's words (capped only by the file budget).
 func (w *Writer) cutter(tool bool) *cutter {
-	w.cut = cutter{b: &w.budget, maxText: -1, share: shareLater, message: !tool}
+	w.cut = cutter{b: &w.budget, maxText: -1, share: shareLater, message: !tool, entry: w.entry}
 	if tool {
 		w.cut.maxText = w.opt.MaxText
 	}
@@ -715,7 +741,7 @@ func (w *Writer) cutter(tool bool) *cutter {
 // message is capped by MaxText and may take what is left of the budget
 // but for maxCompleteTail, the most its fields after the message take.
 func (w *Writer) lastCutter(n int) *cutter {
-	w.cut = cutter{b: &w.budget, maxText: w.opt.MaxText, share: -1}
+	w.cut = cutter{b: &w.budget, maxText: w.opt.MaxText, share: -1, entry: w.entry}
 	if w.budget.max > 0 {
 		w.cut.share = max(0, w.budget.max-w.budget.written-int64(n)-maxCompleteTail)
 		w.cut.final = true
