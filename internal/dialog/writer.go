@@ -540,7 +540,11 @@ func (w *Writer) takeOpen(src string) (openTool, bool) {
 // is written: ids are made unique as they are written, so two ids that
 // differ only in such bytes are told apart.
 func validUTF8(s string) string {
-	if utf8.ValidString(s) {
+	i := 0 // ids are short and ASCII, item_N: a plain loop is quickest
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) || utf8.ValidString(s[i:]) {
 		return s
 	}
 	var b strings.Builder

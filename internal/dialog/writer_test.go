@@ -670,3 +670,24 @@ func TestDecimalCountsAsStrconv(t *testing.T) {
 		d.inc()
 	}
 }
+
+// validUTF8 checks an ASCII start with a plain loop: it must give what
+// its definition does, with the first byte that is not ASCII anywhere.
+func FuzzValidUTF8(f *testing.F) {
+	for _, s := range []string{"", "item_12", "item_\xff", "\xffitem", "é", "item_é\xe2\x82", "toolu_01ABCdef€"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := s
+		if !utf8.ValidString(s) {
+			var b strings.Builder
+			for _, r := range s {
+				b.WriteRune(r)
+			}
+			want = b.String()
+		}
+		if got := validUTF8(s); got != want {
+			t.Fatalf("validUTF8(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
