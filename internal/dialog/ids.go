@@ -15,8 +15,9 @@ type idSet struct {
 	// rename starts past them (Codex restarts item_0 in every process: a
 	// file of many processes would otherwise try every earlier suffix).
 	// It holds only ids that were renamed, and is forgotten when it grows
-	// past exactIDs.
-	renamed map[string]int
+	// past exactIDs. A count is counted up where it stands: storing it
+	// again was a second map operation for every call Codex renames.
+	renamed map[string]*int
 	next    []byte // the renamed id being tried, src#k
 }
 
@@ -39,7 +40,8 @@ func (s *idSet) unique(src string) (base string, suffix idSuffix) {
 	// A source id renamed before is in use: the set never forgets. Codex
 	// reuses item_N in every process, so this spares most calls a lookup
 	// of the filter.
-	n, taken := s.renamed[src]
+	count := s.renamed[src]
+	taken := count != nil
 	if !taken {
 		taken = has(s, src)
 	}
@@ -49,12 +51,15 @@ func (s *idSet) unique(src string) (base string, suffix idSuffix) {
 	}
 	for taken {
 		if s.renamed == nil || len(s.renamed) > exactIDs {
-			s.renamed = make(map[string]int)
-			n = 0
+			s.renamed = make(map[string]*int)
+			count = nil
 		}
-		n++
-		s.renamed[src] = n
-		s.next = appendSuffix(append(s.next[:0], src...), n+1)
+		if count == nil {
+			count = new(int)
+			s.renamed[src] = count
+		}
+		*count++
+		s.next = appendSuffix(append(s.next[:0], src...), *count+1)
 		taken = has(s, s.next)
 	}
 	add(s, s.next)
