@@ -697,26 +697,28 @@ func (w *Writer) finish(b []byte) {
 	w.budget.written += int64(len(b) - w.entry)
 	w.budget.text += w.cut.used
 	w.cut.used = 0
+	switch {
+	case w.err != nil:
+	case w.inPlace != nil:
+		w.err = w.inPlace.Commit(b)
+	default:
+		w.buf = b
+		if _, err := w.out.Write(b); err != nil {
+			w.err = err
+		}
+	}
+	// Once the entry is out: nothing may use out while an entry is built
+	// in it.
 	if w.seq == ManyEntries+1 && w.opt.Warn != nil {
 		w.opt.Warn("the dialog has more than 190,000 entries; the SSEBench web UI reads at most 200,000 of a finished run")
-	}
-	if w.err != nil {
-		return
-	}
-	if w.inPlace != nil {
-		w.err = w.inPlace.Commit(b)
-		return
-	}
-	w.buf = b
-	if _, err := w.out.Write(b); err != nil {
-		w.err = err
 	}
 }
 
 // EntryBuffer is an io.Writer of whole entries that lets the Writer build
 // each entry at the end of the entries it holds, saving a copy of each (a
 // sink.Sink). Pending returns them; Commit takes them back with one more
-// entry appended, as Write would take that entry.
+// entry appended, as Write would take that entry. Between the two, the
+// Writer calls nobody: nothing else can write to it meanwhile.
 type EntryBuffer interface {
 	io.Writer
 	Pending() []byte
