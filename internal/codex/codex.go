@@ -14,7 +14,6 @@ package codex
 import (
 	"errors"
 	"hash/maphash"
-	"slices"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
@@ -120,8 +119,11 @@ const (
 	kindCollab
 )
 
-func itemKind(typ string) kind {
-	switch typ {
+// itemKind is the kind of an item of type typ (a string's body). It takes
+// the bytes: a string made of them to switch on was copied for every item
+// line.
+func itemKind(typ []byte) kind {
+	switch string(typ) {
 	case "agent_message", "assistant_message":
 		return kindMessage
 	case "reasoning":
@@ -173,7 +175,7 @@ type Adapter struct {
 	// (the turns rule, see output).
 	boundary bool
 
-	open  map[string]*openCall
+	open  openCalls
 	free  []*openCall // ended calls, for the next ones
 	ids   map[string]string
 	names map[string]string // MCP call names, by server and tool (mcpCallName)
@@ -201,7 +203,7 @@ type Adapter struct {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, open: make(map[string]*openCall), ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
+	return &Adapter{w: w, ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
 }
 
 // Summary returns what the complete entry should say.
@@ -445,8 +447,9 @@ func Tokens(u jsonraw.Value) dialog.Tokens {
 	return t
 }
 
-// start opens a tool call in the dialog.
-func (a *Adapter) start(id, name string, k kind, args jsonraw.Value) *openCall {
+// start opens a tool call in the dialog; its args are args, or
+// {argsKey: args} when argsKey is set (see dialog.ToolCall).
+func (a *Adapter) start(id, name string, k kind, argsKey string, args jsonraw.Value) *openCall {
 	a.output()
 	var c *openCall
 	if n := len(a.free); n > 0 {
@@ -457,14 +460,14 @@ func (a *Adapter) start(id, name string, k kind, args jsonraw.Value) *openCall {
 	}
 	c.id, c.name, c.kind, c.order = id, name, k, a.order
 	a.order++
-	a.open[c.id] = c
-	a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name, Args: args})
+	a.open.add(c)
+	a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name, Args: args, ArgsKey: argsKey})
 	return c
 }
 
 // finish ends an open call.
 func (a *Adapter) finish(c *openCall, out dialog.Text, isError bool) {
-	delete(a.open, c.id)
+	a.open.remove(c)
 	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, IsError: isError, Name: c.name})
 	a.result()
 	if len(a.free) < maxFree {
@@ -505,15 +508,10 @@ const maxFree = 16
 // closeOpen ends every open call, in the order they started, when their
 // run or turn is over. A todo list ends with its last known checklist.
 func (a *Adapter) closeOpen(why string, ok bool) {
-	if len(a.open) == 0 {
+	if a.open.len() == 0 {
 		return
 	}
-	left := make([]*openCall, 0, len(a.open))
-	for _, c := range a.open {
-		left = append(left, c)
-	}
-	slices.SortFunc(left, func(x, y *openCall) int { return x.order - y.order })
-	for _, c := range left {
+	for _, c := range a.open.all() {
 		if c.kind == kindTodo && c.state != nil {
 			items, _ := jsonraw.Parse(c.state)
 			a.finish(c, a.checklist(items), !ok)

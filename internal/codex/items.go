@@ -88,7 +88,7 @@ func parseItem(it *item, raw jsonraw.Value) {
 
 // item handles item.started, item.updated and item.completed.
 func (a *Adapter) item(it *item, ph phase) error {
-	k := itemKind(string(it.typ.Body()))
+	k := itemKind(it.typ.Body())
 	switch k {
 	case kindNone:
 		return nil // an item type this converter does not know
@@ -111,7 +111,7 @@ func (a *Adapter) item(it *item, ph phase) error {
 		return nil
 	}
 	a.active = true
-	c := a.open[string(it.id.Body())] // ids are plain: item_N
+	c := find(&a.open, it.id.Body()) // ids are plain: item_N
 	id := func() string {
 		if c != nil {
 			return c.id
@@ -129,7 +129,8 @@ func (a *Adapter) item(it *item, ph phase) error {
 	case phaseStarted, phaseUpdated:
 		switch {
 		case c == nil:
-			c = a.start(id(), a.itemName(it, k), k, a.itemArgs(it, k))
+			key, args := a.itemArgs(it, k)
+			c = a.start(id(), a.itemName(it, k), k, key, args)
 		case k == kindTodo:
 			a.output()
 		default:
@@ -142,7 +143,8 @@ func (a *Adapter) item(it *item, ph phase) error {
 		}
 	case phaseCompleted:
 		if c == nil {
-			c = a.start(id(), a.itemName(it, k), k, a.itemArgs(it, k))
+			key, args := a.itemArgs(it, k)
+			c = a.start(id(), a.itemName(it, k), k, key, args)
 		}
 		out, isErr := a.itemResult(it, k, c)
 		a.finish(c, out, isErr)
@@ -199,67 +201,72 @@ func mcpName(server, tool string) string {
 	return "mcp__" + server + "__" + tool
 }
 
-// itemArgs builds the call's args object; it is borrowed from a.args.
-func (a *Adapter) itemArgs(it *item, k kind) jsonraw.Value {
-	b := &a.args
-	b.Reset()
+// itemArgs is the call's args: one field of the item, to be written as
+// {key: field}, or (key "") an object, built in a.args and borrowed from it.
+func (a *Adapter) itemArgs(it *item, k kind) (key string, args jsonraw.Value) {
+	var field jsonraw.Value
 	switch k {
 	case kindCommand:
-		if it.command.IsNull() {
-			return jsonraw.Value{}
-		}
-		b.BeginObject()
-		b.Key("command")
-		b.Value(it.command)
+		key, field = "command", it.command
 	case kindFileChange:
-		if it.changes.IsNull() {
-			return jsonraw.Value{}
-		}
-		b.BeginObject()
-		b.Key("changes")
-		b.Value(it.changes)
+		key, field = "changes", it.changes
+	case kindTodo:
+		key, field = "items", it.items
 	case kindMCP:
 		if it.arguments.IsNull() {
-			return jsonraw.Value{}
+			return "", jsonraw.Value{}
 		}
-		return it.arguments // an object is written as it is, anything else wrapped
+		return "", it.arguments // an object is written as it is, anything else wrapped
 	case kindWebSearch:
-		// The action of an item.started is a placeholder, {"type":"other"}.
-		action := !it.action.IsNull() && !it.action.Get("type").Is("other")
-		if it.query.Str() == "" && !action {
-			return jsonraw.Value{}
-		}
-		b.BeginObject()
-		if it.query.Str() != "" {
-			b.Key("query")
-			b.Value(it.query)
-		}
-		if action {
-			b.Key("action")
-			b.Value(it.action)
-		}
-	case kindTodo:
-		if it.items.IsNull() {
-			return jsonraw.Value{}
-		}
-		b.BeginObject()
-		b.Key("items")
-		b.Value(it.items)
+		return "", a.searchArgs(it)
 	case kindCollab:
-		if it.prompt.IsNull() && it.receivers.IsNull() {
-			return jsonraw.Value{}
-		}
-		b.BeginObject()
-		if !it.prompt.IsNull() {
-			b.Key("prompt")
-			b.Value(it.prompt)
-		}
-		if !it.receivers.IsNull() {
-			b.Key("receiver_thread_ids")
-			b.Value(it.receivers)
-		}
+		return "", a.collabArgs(it)
 	default:
+		return "", jsonraw.Value{}
+	}
+	if field.IsNull() {
+		return "", jsonraw.Value{}
+	}
+	return key, field
+}
+
+// searchArgs is a web search's args: its query and action.
+func (a *Adapter) searchArgs(it *item) jsonraw.Value {
+	// The action of an item.started is a placeholder, {"type":"other"}.
+	action := !it.action.IsNull() && !it.action.Get("type").Is("other")
+	if it.query.Str() == "" && !action {
 		return jsonraw.Value{}
+	}
+	b := &a.args
+	b.Reset()
+	b.BeginObject()
+	if it.query.Str() != "" {
+		b.Key("query")
+		b.Value(it.query)
+	}
+	if action {
+		b.Key("action")
+		b.Value(it.action)
+	}
+	b.EndObject()
+	return b.Result()
+}
+
+// collabArgs is a collab call's args: its prompt and receivers.
+func (a *Adapter) collabArgs(it *item) jsonraw.Value {
+	if it.prompt.IsNull() && it.receivers.IsNull() {
+		return jsonraw.Value{}
+	}
+	b := &a.args
+	b.Reset()
+	b.BeginObject()
+	if !it.prompt.IsNull() {
+		b.Key("prompt")
+		b.Value(it.prompt)
+	}
+	if !it.receivers.IsNull() {
+		b.Key("receiver_thread_ids")
+		b.Value(it.receivers)
 	}
 	b.EndObject()
 	return b.Result()

@@ -112,14 +112,14 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 		a.thinking(m.text)
 	case "exec_command_begin":
 		a.active = true
-		a.start(m.callID.Str(), toolBash, kindCommand, a.execArgs(m.command, m.cwd))
+		a.start(m.callID.Str(), toolBash, kindCommand, "", a.execArgs(m.command, m.cwd))
 	case "exec_command_end":
 		c := a.legacyCall(m.callID, toolBash, kindCommand)
 		out, isErr := a.execResult(m)
 		a.finish(c, out, isErr)
 	case "patch_apply_begin":
 		a.active = true
-		c := a.start(m.callID.Str(), toolEdit, kindFileChange, a.patchArgs(m.changes))
+		c := a.start(m.callID.Str(), toolEdit, kindFileChange, "", a.patchArgs(m.changes))
 		c.state = append(c.state[:0], a.patchList(m.changes).Bytes()...)
 	case "patch_apply_end":
 		c := a.legacyCall(m.callID, toolEdit, kindFileChange)
@@ -134,7 +134,7 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 		if args.IsNull() {
 			args = jsonraw.Value{}
 		}
-		a.start(m.callID.Str(), mcpName(server.Str(), tool.Str()), kindMCP, args)
+		a.start(m.callID.Str(), mcpName(server.Str(), tool.Str()), kindMCP, "", args)
 	case "mcp_tool_call_end":
 		server, tool := m.server, m.tool
 		if m.invocation.IsObject() {
@@ -145,14 +145,14 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 		a.finish(c, out, isErr)
 	case "web_search_begin":
 		a.active = true
-		a.start(m.callID.Str(), toolWebSearch, kindWebSearch, jsonraw.Value{})
+		a.start(m.callID.Str(), toolWebSearch, kindWebSearch, "", jsonraw.Value{})
 	case "web_search_end":
 		c := a.legacyCall(m.callID, toolWebSearch, kindWebSearch)
 		a.finish(c, a.searchText(m.query, jsonraw.Value{}), false)
 	case "plan_update":
 		// Each plan_update is one call of the model's update_plan tool.
 		a.active = true
-		c := a.start(toolPlan, toolPlan, kindNone, a.planArgs(m.plan, m.explanation))
+		c := a.start(toolPlan, toolPlan, kindNone, "", a.planArgs(m.plan, m.explanation))
 		a.finish(c, a.checklist(m.plan), false)
 	case "token_count":
 		switch {
@@ -203,10 +203,10 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 // end whose begin the input does not hold.
 func (a *Adapter) legacyCall(rawID jsonraw.Value, name string, k kind) *openCall {
 	id := rawID.Str()
-	if c := a.open[id]; c != nil {
+	if c := find(&a.open, id); c != nil {
 		return c
 	}
-	return a.start(id, name, k, jsonraw.Value{})
+	return a.start(id, name, k, "", jsonraw.Value{})
 }
 
 // execArgs: {"command": argv joined into one shell-quoted line, "cwd"}.

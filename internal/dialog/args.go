@@ -27,6 +27,9 @@ const maxNesting = 100
 // goes, without recursion. A duplicate found on the way starts the value
 // again on a slower path that reads each object's members first.
 func (w *Writer) appendArgs(dst []byte, v jsonraw.Value, depth int, c *cutter) []byte {
+	if v.IsString() { // a command line: no walk needed
+		return c.appendText(dst, Lit(v.Lit()))
+	}
 	start, used := len(dst), c.used
 	if out, ok := w.appendArgsOnce(dst, v, depth, c); ok {
 		return out

@@ -84,10 +84,19 @@ func (b *budget) room(n int) int64 {
 type cutter struct {
 	b       *budget
 	maxText int
+	// share is shareLater until a string long enough to cut needs it
+	// (most entries have none: the division in budget.share was 0.5% of
+	// converting short Codex lines); message says which share it is.
 	share   int64
+	message bool
 	used    int64
 	final   bool // the complete entry: share is all it may take, past the reserves
+	entry   int  // where the entry starts in the buffer it is built in
 }
+
+// shareLater is a cutter's share not worked out yet: the budget's share
+// does not change while an entry is built (only finish moves it).
+const shareLater = math.MinInt64
 
 // maxCompleteTail is the most the fields after complete's message take.
 const maxCompleteTail = 1 << 10
@@ -108,12 +117,18 @@ func (c *cutter) allowance(n int) int64 {
 // maxText bytes of text, and, under the budget, what the entry's allowance
 // leaves for the kept part as it is written (a marker always fits besides).
 func (c *cutter) appendText(dst []byte, t Text) []byte {
-	if c.share < 0 || t.len() <= maxMarkerLen {
-		// No budget, or too short for a cut to save anything: a fixed part.
+	if t.len() <= maxMarkerLen {
+		// Too short for a cut to save anything: a fixed part.
+		return t.appendTo(dst, c.maxText, -1)
+	}
+	if c.share == shareLater {
+		c.share = c.b.share(c.message)
+	}
+	if c.share < 0 { // no budget
 		return t.appendTo(dst, c.maxText, -1)
 	}
 	start := len(dst)
-	room := c.allowance(start)
+	room := c.allowance(start - c.entry)
 	keep := max(room-maxMarkerLen, 0)
 	dst = t.appendTo(dst, c.maxText, int(min(keep, math.MaxInt32)))
 	c.spent(len(dst)-start, room)

@@ -154,3 +154,27 @@ func TestBudgetCutIsMarked(t *testing.T) {
 	assert.True(t, strings.HasPrefix(full, kept))
 	assert.Equal(t, fmt.Sprintf("%d more bytes cut for the file budget]", len(full)-len(kept)), note)
 }
+
+// A cutter works out its share of the budget only when a string long
+// enough to cut needs it: it must cut as one given the share at the start.
+func TestCutterShareLaterIsTheShare(t *testing.T) {
+	texts := []Text{Plain("short"), Plain(strings.Repeat("é", 40)), Plain(strings.Repeat("x\n", 3000)),
+		rawText(resultText(100)), rawText(resultText(50000)), rawText(`"` + strings.Repeat("y", maxMarkerLen) + `"`)}
+	for _, maxBytes := range []int64{-1, 0, 3000, 100000, DefaultMaxBytes} {
+		for _, used := range []int64{0, 1000, 40000, 15 << 20} {
+			for _, message := range []bool{false, true} {
+				for _, maxText := range []int{-1, 10, 100, DefaultMaxText} {
+					b := budget{max: maxBytes, text: used, written: used / 2}
+					later := cutter{b: &b, maxText: maxText, share: shareLater, message: message}
+					now := cutter{b: &b, maxText: maxText, share: b.share(message)}
+					var got, want []byte
+					for _, tx := range texts {
+						got, want = later.appendText(got, tx), now.appendText(want, tx)
+					}
+					require.Equal(t, string(want), string(got), "budget %d, used %d, message %v, max text %d", maxBytes, used, message, maxText)
+					require.Equal(t, now.used, later.used)
+				}
+			}
+		}
+	}
+}

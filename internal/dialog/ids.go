@@ -15,8 +15,9 @@ type idSet struct {
 	// rename starts past them (Codex restarts item_0 in every process: a
 	// file of many processes would otherwise try every earlier suffix).
 	// It holds only ids that were renamed, and is forgotten when it grows
-	// past exactIDs.
-	renamed map[string]int
+	// past exactIDs. A count is counted up where it stands: storing it
+	// again was a second map operation for every call Codex renames.
+	renamed map[string]*int
 	next    []byte // the renamed id being tried, src#k
 }
 
@@ -28,53 +29,66 @@ const (
 )
 
 // unique returns the id of a new call that its source calls src: src
-// itself (suffix 0) if no call has used it, else src#k with a suffix k = 2,
-// 3, … that none has, counting on from the last rename of src; an empty id
-// is "tool". The renamed id is not made a string: the filter needs none,
-// and the writer writes it from src and k.
-func (s *idSet) unique(src string) (base string, suffix int) {
+// itself (no suffix) if no call has used it, else src#k with a suffix k =
+// 2, 3, … that none has, counting on from the last rename of src; an empty
+// id is "tool". The renamed id is not made a string: the filter needs none,
+// and the writer writes it from src and the suffix.
+func (s *idSet) unique(src string) (base string, suffix idSuffix) {
 	if src == "" {
 		src = "tool"
 	}
 	// A source id renamed before is in use: the set never forgets. Codex
 	// reuses item_N in every process, so this spares most calls a lookup
 	// of the filter.
-	n, taken := s.renamed[src]
+	count := s.renamed[src]
+	taken := count != nil
 	if !taken {
 		taken = has(s, src)
 	}
 	if !taken {
 		add(s, src)
-		return src, 0
+		return src, idSuffix{}
 	}
 	for taken {
 		if s.renamed == nil || len(s.renamed) > exactIDs {
-			s.renamed = make(map[string]int)
-			n = 0
+			s.renamed = make(map[string]*int)
+			count = nil
 		}
-		n++
-		s.renamed[src] = n
-		s.next = appendSuffix(append(s.next[:0], src...), n+1)
+		if count == nil {
+			count = new(int)
+			s.renamed[src] = count
+		}
+		*count++
+		s.next = appendSuffix(append(s.next[:0], src...), *count+1)
 		taken = has(s, s.next)
 	}
 	add(s, s.next)
-	return src, n + 1
+	suffix.n = uint8(copy(suffix.text[:], s.next[len(src):]))
+	return src, suffix
 }
 
-// appendSuffix appends the suffix of a renamed id (none for 0).
-func appendSuffix(b []byte, suffix int) []byte {
-	if suffix == 0 {
-		return b
-	}
-	return strconv.AppendInt(append(b, '#'), int64(suffix), 10)
+// appendSuffix appends the suffix k of a renamed id.
+func appendSuffix(b []byte, k int) []byte {
+	return strconv.AppendInt(append(b, '#'), int64(k), 10)
 }
+
+// idSuffix is the suffix of a renamed id as written, "#k", held in place:
+// a call keeps its own, and the entries that start and end it copy it
+// (formatting k for each was 1% of converting short Codex lines). The zero
+// idSuffix is none.
+type idSuffix struct {
+	text [20]byte // '#' and up to 19 digits
+	n    uint8
+}
+
+func (x *idSuffix) bytes() []byte { return x.text[:x.n] }
 
 // idString is the id unique gave, as a string.
-func idString(base string, suffix int) string {
-	if suffix == 0 {
+func idString(base string, suffix idSuffix) string {
+	if suffix.n == 0 {
 		return base
 	}
-	return base + "#" + strconv.Itoa(suffix)
+	return base + string(suffix.bytes())
 }
 
 // has reports whether some call has used id, held as a string or as bytes

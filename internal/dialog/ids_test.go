@@ -59,10 +59,13 @@ func plainUnique(s *idSet, src string) string {
 	id := src
 	for has(s, id) {
 		if s.renamed == nil || len(s.renamed) > exactIDs {
-			s.renamed = make(map[string]int)
+			s.renamed = make(map[string]*int)
 		}
-		s.renamed[src]++
-		id = src + "#" + strconv.Itoa(s.renamed[src]+1)
+		if s.renamed[src] == nil {
+			s.renamed[src] = new(int)
+		}
+		*s.renamed[src]++
+		id = src + "#" + strconv.Itoa(*s.renamed[src]+1)
 	}
 	add(s, id)
 	return id

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,8 +70,12 @@ type ToolCall struct {
 	// Args is the call's input: an object is written as it is (compact,
 	// its strings capped); any other value is wrapped as {"input": value};
 	// an absent one is left out.
-	Args   jsonraw.Value
-	Parent string // source id of the subagent's tool call, if any
+	Args jsonraw.Value
+	// ArgsKey, when set, wraps Args, whatever its type, as {ArgsKey: Args}:
+	// an adapter whose args are one field of the event passes that field
+	// as it stands, with no object built around it to be walked again.
+	ArgsKey string
+	Parent  string // source id of the subagent's tool call, if any
 }
 
 // ToolResult ends a tool.
@@ -98,7 +101,7 @@ type Ending struct {
 // id, or id#suffix for a renamed call (see idSet.unique).
 type openTool struct {
 	id, name, parent string
-	suffix           int
+	suffix           idSuffix
 	order            int
 	closeCost        int64 // bytes kept in the budget for the entry that would close it
 	plain            bool  // id and name are written as they stand (see appendToolHead)
@@ -118,6 +121,10 @@ type Writer struct {
 	err  error
 	seq  int
 	meta Meta
+	// inPlace is out when it lets entries be built at the end of its own
+	// buffer; entry is where the entry being built starts in it.
+	inPlace EntryBuffer
+	entry   int
 
 	initDone, promptDone, bodyStarted, closed, metaSeen bool
 	status                                              Status // complete's, once closed
@@ -126,24 +133,23 @@ type Writer struct {
 	cur      time.Time // time of the line being converted
 	curClock bool      // cur is to be read from the clock, when an entry needs it
 	last     time.Time // ts of the last entry written
+	lastText []byte    // last as written, once an entry is
 	srcSeen  bool
 	firstSrc time.Time
 	lastSrc  time.Time
-	stamp    timestamp
 	clock    clockCache
+	// seqText is seq in decimal, counted up with it: formatting it anew
+	// for each entry was 1% of converting short Codex lines.
+	seqText decimal
 
 	budget budget
 	cut    cutter // the cuts of the entry being built
 	keys   keySet // reused by appendArgs
 
-	// open holds the calls started and not ended, by source id; a source
-	// id started again while open (stacked) is rare and kept apart.
-	open    map[string]openTool
-	stacked map[string][]openTool
-	nOpen   int
-	order   int
-	ids     idSet
-	esc     []byte // scratch for measuring an escaped string
+	open  openCalls
+	order int
+	ids   idSet
+	esc   []byte // scratch for measuring an escaped string
 }
 
 // NewWriter returns a Writer that writes to out.
@@ -158,14 +164,15 @@ func NewWriter(out io.Writer, opt Options) *Writer {
 		opt.MaxBytes = DefaultMaxBytes
 	}
 	now := clockTime(opt.Clock)
+	inPlace, _ := out.(EntryBuffer)
 	return &Writer{
-		out:    out,
-		opt:    opt,
-		buf:    make([]byte, 0, 4096),
-		start:  now,
-		cur:    now,
-		open:   make(map[string]openTool),
-		budget: budget{max: max(opt.MaxBytes, 0)},
+		out:     out,
+		inPlace: inPlace,
+		opt:     opt,
+		buf:     make([]byte, 0, 4096),
+		start:   now,
+		cur:     now,
+		budget:  budget{max: max(opt.MaxBytes, 0)},
 	}
 }
 
@@ -338,14 +345,20 @@ func (w *Writer) ToolStart(c ToolCall) {
 		t.closeCost += int64(len(`,"parent_tool_id":""`) + len(w.esc))
 	}
 	w.budget.reserve += t.closeCost
-	w.pushOpen(c.ID, t)
+	w.open.push(c.ID, t)
 	if c.Args.Exists() {
 		cut := w.cutter(true)
 		b = append(b, `,"args":`...)
-		if c.Args.IsObject() {
+		key := c.ArgsKey
+		if key == "" && !c.Args.IsObject() {
+			key = "input"
+		}
+		if key == "" {
 			b = w.appendArgs(b, c.Args, 2, cut)
 		} else {
-			b = append(b, `{"input":`...)
+			b = append(b, '{')
+			b = Plain(key).appendTo(b, -1, -1) // a key is never cut
+			b = append(b, ':')
 			b = w.appendArgs(b, c.Args, 3, cut)
 			b = append(b, '}')
 		}
@@ -370,7 +383,7 @@ func (w *Writer) ToolEnd(r ToolResult) {
 }
 
 // OpenTools returns the number of tool calls started and not yet ended.
-func (w *Writer) OpenTools() int { return w.nOpen }
+func (w *Writer) OpenTools() int { return w.open.n }
 
 // Close ends the dialog: open tool calls are closed as errors, and the
 // complete entry is written from s, with ending (if not nil) overriding its
@@ -423,7 +436,7 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 	b = appendTokens(b, s.Tokens)
 	if s.Message != "" {
 		b = append(b, `,"message":`...)
-		b = w.lastCutter(len(b)).appendText(b, Plain(s.Message))
+		b = w.lastCutter(len(b)-w.entry).appendText(b, Plain(s.Message))
 	}
 	if s.Reason != "" {
 		b = append(b, `,"reason":`...)
@@ -446,7 +459,7 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 func (w *Writer) Status() Status { return w.status }
 
 func (w *Writer) closeOpenTools(s Summary) {
-	if w.nOpen == 0 {
+	if w.open.n == 0 {
 		return
 	}
 	msg := "the tool call had no result when the input ended"
@@ -465,7 +478,7 @@ func (w *Writer) closeOpenTools(s Summary) {
 // IsOpen reports whether the call the source calls id has started and not
 // ended.
 func (w *Writer) IsOpen(id string) bool {
-	_, ok := w.open[id]
+	_, ok := w.open.find(id)
 	return ok
 }
 
@@ -473,7 +486,7 @@ func (w *Writer) IsOpen(id string) bool {
 // an error saying why: for a format whose new process abandons the calls
 // the last one left open (their results never come).
 func (w *Writer) EndOpenTools(why Text) {
-	if w.closed || w.nOpen == 0 {
+	if w.closed || w.open.n == 0 {
 		return
 	}
 	w.body()
@@ -482,31 +495,21 @@ func (w *Writer) EndOpenTools(why Text) {
 
 // endOpen ends every open call with why, uncut (it is ours, and short).
 func (w *Writer) endOpen(why Text) {
-	left := make([]openTool, 0, w.nOpen)
-	for _, t := range w.open {
-		left = append(left, t)
-	}
-	for _, ts := range w.stacked {
-		left = append(left, ts...)
-	}
-	slices.SortFunc(left, func(a, b openTool) int { return a.order - b.order })
+	left := w.open.takeAll()
 	for i := range left {
 		w.budget.reserve -= left[i].closeCost
 		w.writeResult(&left[i], why, true, false)
 	}
-	clear(w.open)
-	clear(w.stacked)
-	w.nOpen = 0
 }
 
 // writeResult writes the end of call t; cut says its text is the tool's,
 // to be cut, rather than ours, paid for by the call's reserve.
 func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
+	b := w.begin("tool")
 	c := w.cutter(true)
 	if !cut {
 		c.maxText, c.share = -1, -1
 	}
-	b := w.begin("tool")
 	if isError {
 		b = appendToolHead(b, t, "error")
 		if !out.IsEmpty() {
@@ -524,44 +527,24 @@ func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
 	w.finish(b)
 }
 
-// pushOpen records a call started under source id src.
-func (w *Writer) pushOpen(src string, t openTool) {
-	if prev, ok := w.open[src]; ok {
-		if w.stacked == nil {
-			w.stacked = make(map[string][]openTool)
-		}
-		w.stacked[src] = append(w.stacked[src], prev)
-	}
-	w.open[src] = t
-	w.nOpen++
-}
-
 // takeOpen removes and returns the call last started under src.
 func (w *Writer) takeOpen(src string) (openTool, bool) {
-	t, ok := w.open[src]
-	if !ok {
-		return t, false
+	t, ok := w.open.take(src)
+	if ok {
+		w.budget.reserve -= t.closeCost
 	}
-	if ts := w.stacked[src]; len(ts) > 0 {
-		w.open[src] = ts[len(ts)-1]
-		if len(ts) == 1 {
-			delete(w.stacked, src)
-		} else {
-			w.stacked[src] = ts[:len(ts)-1]
-		}
-	} else {
-		delete(w.open, src)
-	}
-	w.nOpen--
-	w.budget.reserve -= t.closeCost
-	return t, true
+	return t, ok
 }
 
 // validUTF8 is s with each byte that is not UTF-8 replaced by U+FFFD, as it
 // is written: ids are made unique as they are written, so two ids that
 // differ only in such bytes are told apart.
 func validUTF8(s string) string {
-	if utf8.ValidString(s) {
+	i := 0 // ids are short and ASCII, item_N: a plain loop is quickest
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) || utf8.ValidString(s[i:]) {
 		return s
 	}
 	var b strings.Builder
@@ -576,7 +559,7 @@ func (w *Writer) parentID(src string) string {
 	if src == "" {
 		return ""
 	}
-	if t, ok := w.open[src]; ok {
+	if t, ok := w.open.find(src); ok {
 		return idString(t.id, t.suffix)
 	}
 	return src
@@ -602,7 +585,7 @@ func appendToolHead(b []byte, t *openTool, status string) []byte {
 	b = append(b, `,"tool_id":"`...)
 	if t.plain {
 		b = append(b, t.id...)
-		b = appendSuffix(b, t.suffix)
+		b = append(b, t.suffix.bytes()...)
 		b = append(b, `","name":"`...)
 		b = append(b, t.name...)
 	} else {
@@ -610,7 +593,7 @@ func appendToolHead(b []byte, t *openTool, status string) []byte {
 		n := len(b)
 		b = jsonraw.AppendEscaped(b, t.id)
 		plain := len(b)-n == len(t.id)
-		b = appendSuffix(b, t.suffix)
+		b = append(b, t.suffix.bytes()...)
 		b = append(b, `","name":"`...)
 		n = len(b)
 		b = jsonraw.AppendEscaped(b, t.name)
@@ -682,37 +665,64 @@ func (w *Writer) begin(typ string) []byte {
 	if w.curClock {
 		w.cur, w.curClock = w.clock.now(w.opt.Clock), false
 	}
-	t := w.cur
-	if t.Before(w.last) {
-		t = w.last
+	// ts never decreases: an entry not later than the last has its ts,
+	// whose text is kept (most entries share the time of the one before).
+	later := w.cur.After(w.last)
+	if later {
+		w.last = w.cur
 	}
-	w.last = t
-	b := append(w.buf[:0], `{"seq":`...)
-	b = strconv.AppendInt(b, int64(w.seq), 10)
+	if later || w.lastText == nil {
+		w.lastText = w.last.AppendFormat(w.lastText[:0], "2006-01-02T15:04:05.000Z07:00")
+	}
+	b := w.buf[:0]
+	if w.inPlace != nil {
+		b = w.inPlace.Pending()
+	}
+	w.entry = len(b)
+	b = append(b, `{"seq":`...)
+	b = append(b, w.seqText.digits()...)
 	b = append(b, `,"ts":"`...)
-	b = w.stamp.append(b, t)
+	b = append(b, w.lastText...)
 	b = append(b, `","type":"`...)
 	b = append(b, typ...)
 	return append(b, '"')
 }
 
-// finish writes the entry with one Write, and counts it in the budget.
+// finish writes the entry with one Write (or Commit), and counts it in the
+// budget.
 func (w *Writer) finish(b []byte) {
 	b = append(b, '}', '\n')
-	w.buf = b
 	w.seq++
-	w.budget.written += int64(len(b))
+	w.seqText.inc()
+	w.budget.written += int64(len(b) - w.entry)
 	w.budget.text += w.cut.used
 	w.cut.used = 0
+	switch {
+	case w.err != nil:
+	case w.inPlace != nil:
+		w.err = w.inPlace.Commit(b)
+	default:
+		w.buf = b
+		if _, err := w.out.Write(b); err != nil {
+			w.err = err
+		}
+	}
+	// Once the entry is out: nothing may use out while an entry is built
+	// in it.
 	if w.seq == ManyEntries+1 && w.opt.Warn != nil {
 		w.opt.Warn("the dialog has more than 190,000 entries; the SSEBench web UI reads at most 200,000 of a finished run")
 	}
-	if w.err != nil {
-		return
-	}
-	if _, err := w.out.Write(b); err != nil {
-		w.err = err
-	}
+}
+
+// EntryBuffer is an io.Writer of whole entries that lets the Writer build
+// each entry at the end of the entries it holds, saving a copy of each (a
+// sink.Sink). Pending returns them; Commit takes them back with one more
+// entry appended, as Write would take that entry. Between the two, the
+// Writer calls nobody: nothing else can write to it meanwhile.
+type EntryBuffer interface {
+	io.Writer
+	Pending() []byte
+	Commit(entries []byte) error
 }
 
 // maxReason caps complete.reason, a word or two that adapters may take
@@ -726,7 +736,7 @@ const (
 // cutter starts the cuts of the entry being built: a tool's text (capped
 // by MaxText) or the agent's words (capped only by the file budget).
 func (w *Writer) cutter(tool bool) *cutter {
-	w.cut = cutter{b: &w.budget, maxText: -1, share: w.budget.share(!tool)}
+	w.cut = cutter{b: &w.budget, maxText: -1, share: shareLater, message: !tool, entry: w.entry}
 	if tool {
 		w.cut.maxText = w.opt.MaxText
 	}
@@ -737,12 +747,37 @@ func (w *Writer) cutter(tool bool) *cutter {
 // message is capped by MaxText and may take what is left of the budget
 // but for maxCompleteTail, the most its fields after the message take.
 func (w *Writer) lastCutter(n int) *cutter {
-	w.cut = cutter{b: &w.budget, maxText: w.opt.MaxText, share: -1}
+	w.cut = cutter{b: &w.budget, maxText: w.opt.MaxText, share: -1, entry: w.entry}
 	if w.budget.max > 0 {
 		w.cut.share = max(0, w.budget.max-w.budget.written-int64(n)-maxCompleteTail)
 		w.cut.final = true
 	}
 	return &w.cut
+}
+
+// decimal is a count from 0 held as its decimal digits, counted up in place.
+// The zero decimal is 0.
+type decimal struct{ text []byte }
+
+func (d *decimal) digits() []byte {
+	if d.text == nil {
+		d.text = []byte{'0'}
+	}
+	return d.text
+}
+
+// inc adds one: the last digit that is not a 9 goes up, the 9s after it
+// become 0s, and all 9s become a 1 and as many 0s.
+func (d *decimal) inc() {
+	t := d.digits()
+	for i := len(t) - 1; i >= 0; i-- {
+		if t[i] != '9' {
+			t[i]++
+			return
+		}
+		t[i] = '0'
+	}
+	d.text = append([]byte{'1'}, t...)
 }
 
 // clockCache keeps the last reading of the clock in its ts form: the
@@ -761,19 +796,4 @@ func (c *clockCache) now(clock Clock) time.Time {
 		c.read, c.raw, c.fit = true, t, clockForm(t)
 	}
 	return c.fit
-}
-
-// timestamp formats entry times, keeping the last one: most entries share
-// the time of the entry before them.
-type timestamp struct {
-	t    time.Time
-	text []byte
-}
-
-func (s *timestamp) append(dst []byte, t time.Time) []byte {
-	if s.text == nil || !t.Equal(s.t) {
-		s.t = t
-		s.text = t.AppendFormat(s.text[:0], "2006-01-02T15:04:05.000Z07:00")
-	}
-	return append(dst, s.text...)
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
+	"github.com/ssebench/sse-dialog-convert/internal/sink"
 )
 
 var pinned = FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
@@ -397,6 +400,57 @@ func TestWriterCapsToolText(t *testing.T) {
 	assert.Len(t, es[3]["content"], 50, "messages are not capped")
 }
 
+// Entries built in place at the end of a sink's pending entries are the
+// entries written to any other writer, under every budget and cap: the
+// cuts count from where each entry starts, not from the buffer's start.
+func TestWriterBuildsInPlaceAsItWrites(t *testing.T) {
+	for seed := range 300 {
+		script := make([]byte, 64)
+		x := uint32(seed*2654435761 + 7)
+		for i := range script {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			script[i] = byte(x)
+		}
+		a, b := "x\u2028\xff", `{"k":[1,{"k":"v"}],"k":"\ud800"}`
+		var plain, sunk bytes.Buffer
+		runScriptTo(&plain, script, a, b, int64(x), -int64(x)<<32, uint32(seed)*500)
+		s := sink.New(&sunk, 1+seed*100) // from a flush at every entry to few
+		runScriptTo(s, script, a, b, int64(x), -int64(x)<<32, uint32(seed)*500)
+		require.NoError(t, s.Flush())
+		require.Equal(t, plain.String(), sunk.String(), "seed %d", seed)
+	}
+	// A file that runs into its budget with many entries pending: the
+	// room left is counted from where the entry starts.
+	calls := func(out io.Writer) {
+		w := NewWriter(out, Options{Clock: pinned, MaxBytes: 100_000})
+		res := rawText(resultText(3000))
+		for i := range 200 {
+			w.Message(Message{Content: res})
+			w.ToolStart(ToolCall{ID: fmt.Sprint("t", i), Name: "Bash", Args: rawArgs(`{"command":` + resultText(500) + `}`)})
+			w.ToolEnd(ToolResult{ID: fmt.Sprint("t", i), Output: res})
+		}
+		_ = w.Close(Summary{Status: StatusSuccess, Message: resultText(5000)}, nil)
+	}
+	// A complete entry whose message takes what the budget has left.
+	last := func(out io.Writer) {
+		w := NewWriter(out, Options{Clock: pinned, MaxBytes: 100_000})
+		for w.budget.written < 90_000 {
+			w.Message(Message{Content: Plain(strings.Repeat("m", 1000))})
+		}
+		_ = w.Close(Summary{Status: StatusSuccess, Message: strings.Repeat("why ", 5000)}, nil)
+	}
+	for _, run := range []func(io.Writer){calls, last} {
+		var plain, sunk bytes.Buffer
+		run(&plain)
+		s := sink.New(&sunk, 1<<20)
+		run(s)
+		require.NoError(t, s.Flush())
+		require.Equal(t, plain.String(), sunk.String())
+	}
+}
+
 // The writer must produce a valid dialog whatever sequence of calls its
 // callers make: the same random-but-seeded call sequences as the fuzz target.
 func TestWriterAnyCallSequenceIsValid(t *testing.T) {
@@ -457,6 +511,12 @@ func literal(s string) string {
 // (0: the default).
 func runScript(script []byte, a, b string, n1, n2 int64, budget uint32) []byte {
 	var out bytes.Buffer
+	runScriptTo(&out, script, a, b, n1, n2, budget)
+	return out.Bytes()
+}
+
+// runScriptTo is runScript writing to out.
+func runScriptTo(out io.Writer, script []byte, a, b string, n1, n2 int64, budget uint32) {
 	opt := Options{
 		Clock:         FixedClock(time.Unix(0, 0).Add(time.Duration(n2))),
 		MaxText:       int(n1%40) - 1,
@@ -469,7 +529,7 @@ func runScript(script []byte, a, b string, n1, n2 int64, budget uint32) []byte {
 	if n2%3 == 0 {
 		opt.Prompt, opt.HasPrompt = b, true
 	}
-	w := NewWriter(&out, opt)
+	w := NewWriter(out, opt)
 	ids := []string{"a", b, "", "a#2", "c\xff", a}
 	long := strings.Repeat(a+"é\n", 2000/(len(a)+3))
 	texts := []Text{Plain(""), Plain(a), rawText(`"y\ud800"`), Plain(long), rawText(`""`), rawText(literal(b)),
@@ -533,7 +593,6 @@ func runScript(script []byte, a, b string, n1, n2 int64, budget uint32) []byte {
 		}
 	}
 	_ = w.Close(sum(0), nil)
-	return out.Bytes()
 }
 
 func TestWriterDropsACostJSONCannotHold(t *testing.T) {
@@ -600,4 +659,35 @@ func TestWriterEndOpenTools(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"b: the run ended", "a: the run ended", "b#2: the run ended"}, ends)
+}
+
+func TestDecimalCountsAsStrconv(t *testing.T) {
+	var d decimal
+	for n := range 1_200_000 {
+		if got := string(d.digits()); got != strconv.Itoa(n) {
+			t.Fatalf("%d: got %s", n, got)
+		}
+		d.inc()
+	}
+}
+
+// validUTF8 checks an ASCII start with a plain loop: it must give what
+// its definition does, with the first byte that is not ASCII anywhere.
+func FuzzValidUTF8(f *testing.F) {
+	for _, s := range []string{"", "item_12", "item_\xff", "\xffitem", "é", "item_é\xe2\x82", "toolu_01ABCdef€"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := s
+		if !utf8.ValidString(s) {
+			var b strings.Builder
+			for _, r := range s {
+				b.WriteRune(r)
+			}
+			want = b.String()
+		}
+		if got := validUTF8(s); got != want {
+			t.Fatalf("validUTF8(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

@@ -83,7 +83,8 @@ func appendUnitEscape(dst []byte, r rune) []byte {
 // escaped as AppendEscaped does, cut to the limits.
 func AppendString(dst []byte, s string, limit, outLimit int) (out []byte, cut int, byOut bool) {
 	switch {
-	case outLimit < 0 && (limit < 0 || len(s) <= limit):
+	case (limit < 0 || len(s) <= limit) && (outLimit < 0 || len(s) <= outLimit/maxEscapedWidth):
+		// Within both limits however it is escaped: no need to measure.
 		return AppendEscaped(dst, s), 0, false
 	case outLimit < 0:
 		end := cutPoint(s, limit)
@@ -126,6 +127,10 @@ func stringCut(s string, limit, outLimit int) (end int, byOut bool) {
 	}
 	return len(s), false
 }
+
+// maxEscapedWidth is the most bytes AppendEscaped writes for one byte of
+// text: a control character is \u00XX.
+const maxEscapedWidth = 6
 
 // noLimit turns a limit < 0 (none) into one nothing reaches.
 func noLimit(limit int) int {

@@ -463,3 +463,38 @@ func TestBuilderLines(t *testing.T) {
 	require.False(t, b.Empty())
 	require.Equal(t, `"a\nb\n\n"`, string(b.Literal().Bytes()))
 }
+
+// appendStringMeasured is AppendString always measuring the cut: what
+// its shortcut for text within both limits must equal.
+func appendStringMeasured(dst []byte, s string, limit, outLimit int) ([]byte, int, bool) {
+	if outLimit < 0 {
+		if limit < 0 || len(s) <= limit {
+			return AppendEscaped(dst, s), 0, false
+		}
+		end := cutPoint(s, limit)
+		return AppendEscaped(dst, s[:end]), len(s) - end, false
+	}
+	end, byOut := stringCut(s, noLimit(limit), outLimit)
+	return AppendEscaped(dst, s[:end]), len(s) - end, byOut
+}
+
+// AppendString skips measuring text that fits both limits however it is
+// escaped: it must write what measuring would, on either side of where
+// the shortcut stops, for text escaped at the widest (controls) and
+// narrowest.
+func FuzzAppendStringShortcut(f *testing.F) {
+	for _, s := range []string{"", "abc", "\x00\x01\x02", "\xff\xfe", "\u2028\u2029\u0085", `"\`, "é€😀"} {
+		f.Add(s, -1, 0)
+	}
+	f.Fuzz(func(t *testing.T, s string, limit, slack int) {
+		limit = max(limit%(len(s)+2), -1)
+		for _, outLimit := range []int{-1, maxEscapedWidth*len(s) + slack%8, maxEscapedWidth*len(s) - 1 - slack%8, len(s) + slack%8} {
+			outLimit = max(outLimit, -1)
+			got, gotCut, gotBy := AppendString(nil, s, limit, outLimit)
+			want, wantCut, wantBy := appendStringMeasured(nil, s, limit, outLimit)
+			if string(got) != string(want) || gotCut != wantCut || gotBy != wantBy {
+				t.Fatalf("%q limit %d out %d: got %q %d %v, want %q %d %v", s, limit, outLimit, got, gotCut, gotBy, want, wantCut, wantBy)
+			}
+		}
+	})
+}

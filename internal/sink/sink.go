@@ -11,10 +11,13 @@ import "io"
 // written without a Flush.
 const DefaultSize = 64 << 10
 
-// Sink is an io.Writer whose every Write is one whole entry. Entries are
-// never split between writes to the underlying writer; an entry larger
-// than the buffer is written on its own, with one write. It is not safe
-// for concurrent use: its user (the converter) calls it under its own lock.
+// Sink is an io.Writer whose every Write is one whole entry; or the entry
+// is built in place, at the end of the pending ones (Pending, Commit),
+// which saves copying it. Entries are never split between writes to the
+// underlying writer; an entry larger than the buffer is written on its
+// own, with one write (or, built in place, with those pending). It is not
+// safe for concurrent use: its user (the converter) calls it under its
+// own lock.
 type Sink struct {
 	out  io.Writer
 	buf  []byte
@@ -53,6 +56,25 @@ func (s *Sink) Write(entry []byte) (int, error) {
 	// (one of a batch of thousands) takes no more memory than it needs.
 	s.buf = append(s.buf, entry...)
 	return len(entry), nil
+}
+
+// Pending returns the entries waiting to be written, for the caller to
+// build the next entry at their end instead of handing it to Write.
+func (s *Sink) Pending() []byte { return s.buf }
+
+// Commit takes entries, what Pending returned with one whole entry
+// appended, and writes them all, with one write, once size bytes or more
+// are pending. Like Write, it returns the error of an earlier write that
+// failed: what is taken after a failure is dropped.
+func (s *Sink) Commit(entries []byte) error {
+	if s.err != nil {
+		return s.err
+	}
+	s.buf = entries
+	if len(s.buf) >= s.size {
+		s.flush()
+	}
+	return s.err
 }
 
 // Flush writes what is pending, with one write, and returns the first

@@ -67,3 +67,26 @@ func TestSinkCopiesEntries(t *testing.T) {
 	require.NoError(t, s.Flush())
 	assert.Equal(t, []string{"one\n"}, w.calls)
 }
+
+// Entries built in place (Pending, Commit) are gathered as written ones
+// are, and go out with one write once size bytes are pending.
+func TestSinkCommitsEntriesBuiltInPlace(t *testing.T) {
+	var w writes
+	s := New(&w, 8)
+	for _, e := range []string{"a\n", "bb\n", "ccc\n"} {
+		require.NoError(t, s.Commit(append(s.Pending(), e...)))
+	}
+	assert.Equal(t, []string{"a\nbb\nccc\n"}, w.calls, "the entry that reaches the size goes out with what is pending")
+	require.NoError(t, s.Commit(append(s.Pending(), "d\n"...)))
+	_, err := s.Write([]byte("e\n"))
+	require.NoError(t, err)
+	require.NoError(t, s.Flush())
+	assert.Equal(t, []string{"a\nbb\nccc\n", "d\ne\n"}, w.calls, "Write and Commit share the pending entries")
+
+	boom := errors.New("disk full")
+	w.fail = boom
+	require.NoError(t, s.Commit(append(s.Pending(), "f\n"...)))
+	assert.ErrorIs(t, s.Commit(append(s.Pending(), "ggggggg\n"...)), boom)
+	assert.ErrorIs(t, s.Commit(append(s.Pending(), "h\n"...)), boom, "the first error stays")
+	assert.Empty(t, s.Pending(), "what is taken after a failure is dropped")
+}
