@@ -301,7 +301,8 @@ type MemberIter struct {
 	o     *origin
 	w     walker // the index, once the first step has found s in its record
 	// next is the index's entry of the next member, plus one, while the
-	// walk follows the index (0: it scans).
+	// walk follows the index; 0: it scans; -1: the index said the last
+	// member was the object's last.
 	next int
 }
 
@@ -329,6 +330,9 @@ func (m *MemberIter) Next() bool {
 	}
 	if m.next > 0 && m.indexedMember() {
 		return true
+	}
+	if m.next < 0 {
+		return false
 	}
 	return m.scanKey() && m.scanValue()
 }
@@ -373,7 +377,14 @@ func (m *MemberIter) indexedMember() bool {
 	m.Value = Value{b: s[val:end], o: m.o}
 	m.i = end
 	m.w.ix.read = m.next - 1
-	m.next = max(int(e.next)+1, 0) // 0 (scan on) for memberLast and memberUnknown
+	switch e.next {
+	case memberLast:
+		m.next = -1
+	case memberUnknown:
+		m.next = 0 // scan on
+	default:
+		m.next = int(e.next) + 1
+	}
 	return true
 }
 
