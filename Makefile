@@ -5,7 +5,7 @@ BIN := bin/sse-dialog-convert
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: build test race lint golden fuzz bench screenshots clean e2e e2e-latest
+.PHONY: build test race lint golden fuzz bench pgo screenshots clean e2e e2e-latest
 
 # A static binary: no libc dependency (one build runs in any container) and
 # a faster start.
@@ -43,6 +43,10 @@ fuzz:
 		echo "go test -run '^$$' -fuzz '^$$name$$' -fuzztime $(FUZZTIME) ./$$pkg"; \
 		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 3s ./$$pkg || exit 1; \
 	done
+
+# pgo: the profile go build optimises the command for (scripts/pgo.sh).
+pgo:
+	scripts/pgo.sh
 
 # bench: Go benchmarks (adapters, pipeline, ValidBytes floor; BENCHTIME per
 # benchmark), then the built binary against the yardsticks of

@@ -47,15 +47,22 @@ const (
 
 // maxMembers is how many members the Checker records for a record of n
 // bytes: every member of any real event (a member takes 6 bytes at the
-// least, most take dozens), and at most half the record's size in memory
-// (16 bytes each) whatever it holds. Offsets are 32 bits: a record past
-// 4 GiB records none.
+// least, most take dozens), at most half the record's size in memory (16
+// bytes each) whatever it holds, and never more than recordMembers. A
+// huge record of many small members (64 MiB of "k":1) would otherwise
+// take 32 MiB of entries, twice that while the slice grows: its walks
+// scan past the first recordMembers members instead, as they did before
+// the index (a huge record's time goes to its long values, which spans
+// hold). Offsets are 32 bits: a record past 4 GiB records none.
 func maxMembers(n int) int {
 	if uint64(n) > math.MaxUint32 {
 		return 0
 	}
-	return n/32 + 64
+	return min(n/32+64, recordMembers)
 }
+
+// recordMembers bounds the members of one record: 1 MiB of entries.
+const recordMembers = 1 << 16
 
 // firstMember returns the entry of the member whose key starts at pos, if
 // the Checker recorded one.

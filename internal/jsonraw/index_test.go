@@ -303,6 +303,7 @@ func TestMembersAreBounded(t *testing.T) {
 	require.Equal(t, Clean, verdict)
 	require.Len(t, c.o.ix.members, maxMembers(line.Len()))
 	require.Less(t, len(c.o.ix.members), 10001, "not every member")
+	require.Equal(t, recordMembers, maxMembers(64<<20), "a huge record: a fixed number")
 	var withIndex, without strings.Builder
 	trace(&withIndex, v, 0)
 	trace(&without, textOf(v.b, v.Clean()), 0)
