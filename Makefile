@@ -36,6 +36,8 @@ FUZZ_TARGETS := internal/dispatch:FuzzPipeline internal/dialog:FuzzISOUTC \
 	internal/jsonraw:FuzzInvalid internal/jsonraw:FuzzAppendEscaped internal/jsonraw:FuzzLiteral \
 	internal/jsonraw:FuzzLiteralOutLimit internal/jsonraw:FuzzDecodedLen \
 	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/frame:FuzzTrimLine \
+	internal/jsonraw:FuzzAppendStringShortcut internal/dialog:FuzzArgsKey internal/dialog:FuzzOpenCalls \
+	internal/dialog:FuzzValidUTF8 internal/codex:FuzzOpenCalls \
 	internal/termmd:FuzzRender
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
