@@ -165,15 +165,18 @@ func NewWriter(out io.Writer, opt Options) *Writer {
 	}
 	now := clockTime(opt.Clock)
 	inPlace, _ := out.(EntryBuffer)
-	return &Writer{
+	w := &Writer{
 		out:     out,
 		inPlace: inPlace,
 		opt:     opt,
-		buf:     make([]byte, 0, 4096),
 		start:   now,
 		cur:     now,
 		budget:  budget{max: max(opt.MaxBytes, 0)},
 	}
+	if inPlace == nil { // entries built in out need no buffer of their own
+		w.buf = make([]byte, 0, 4096)
+	}
+	return w
 }
 
 // The range of times a ts can say: validate, and the consumers, read four

@@ -22,7 +22,7 @@ type index struct {
 	rec     []byte // the record checked; values find their offset in it
 	spans   []span
 	members []member // in the order of their keys
-	read    int      // the entry of the member whose key a walk read last (a hint)
+	read    int      // the entry of the member whose key a walk read last (a hint: walks of one record's values are not safe at once from two goroutines)
 }
 
 type span struct {
