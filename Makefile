@@ -37,7 +37,7 @@ FUZZ_TARGETS := internal/dispatch:FuzzPipeline internal/dialog:FuzzISOUTC \
 	internal/jsonraw:FuzzLiteralOutLimit internal/jsonraw:FuzzDecodedLen \
 	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/frame:FuzzTrimLine \
 	internal/jsonraw:FuzzAppendStringShortcut internal/dialog:FuzzArgsKey internal/dialog:FuzzOpenCalls \
-	internal/dialog:FuzzValidUTF8 internal/codex:FuzzOpenCalls \
+	internal/dialog:FuzzValidUTF8 \
 	internal/termmd:FuzzRender
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
