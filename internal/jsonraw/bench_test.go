@@ -15,25 +15,31 @@ import (
 // realistic size: the text the adapters walk.
 func benchLines(b *testing.B) [][]byte {
 	b.Helper()
-	var files []string
-	for _, g := range []string{"../../../shared/corpus/claude/*.jsonl", "../../testdata/claude/*.in.jsonl", "../../testdata/codex/*.in.jsonl"} {
-		m, _ := filepath.Glob(g)
-		files = append(files, m...)
-	}
+	lines := objectLines(b, "../../../shared/corpus/claude/*.jsonl", "../../testdata/claude/*.in.jsonl", "../../testdata/codex/*.in.jsonl")
+	big := strings.Repeat(`line of build output with a \"quote\" and a tab\t\n`, 200)
+	return append(lines, []byte(`{"type":"item.completed","item":{"id":"item_9","type":"command_execution","command":"bash -lc 'make'","aggregated_output":"`+big+`","exit_code":0,"status":"completed"}}`))
+}
+
+// objectLines is every line of the files globs match that holds a JSON
+// object, trimmed.
+func objectLines(b *testing.B, globs ...string) [][]byte {
+	b.Helper()
 	var lines [][]byte
-	for _, f := range files {
-		d, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for l := range bytes.SplitSeq(d, []byte("\n")) {
-			if l = bytes.TrimSpace(l); len(l) > 0 && l[0] == '{' {
-				lines = append(lines, l)
+	for _, g := range globs {
+		files, _ := filepath.Glob(g)
+		for _, f := range files {
+			d, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for l := range bytes.SplitSeq(d, []byte("\n")) {
+				if l = bytes.TrimSpace(l); len(l) > 0 && l[0] == '{' {
+					lines = append(lines, l)
+				}
 			}
 		}
 	}
-	big := strings.Repeat(`line of build output with a \"quote\" and a tab\t\n`, 200)
-	return append(lines, []byte(`{"type":"item.completed","item":{"id":"item_9","type":"command_execution","command":"bash -lc 'make'","aggregated_output":"`+big+`","exit_code":0,"status":"completed"}}`))
+	return lines
 }
 
 // BenchmarkWalk walks every line: "all" visits every member and element
@@ -86,23 +92,13 @@ func visit(v Value) {
 // members walked as an adapter's first step does.
 func BenchmarkCheck(b *testing.B) {
 	for _, format := range []string{"codex", "claude"} {
-		files, _ := filepath.Glob("../../../shared/corpus/" + format + "/*.jsonl")
-		if len(files) == 0 {
+		lines := objectLines(b, "../../../shared/corpus/"+format+"/*.jsonl")
+		if len(lines) == 0 {
 			b.Skip("no ../shared/corpus: the real captures are not here")
 		}
-		var lines [][]byte
 		n := 0
-		for _, f := range files {
-			d, err := os.ReadFile(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for l := range bytes.SplitSeq(d, []byte("\n")) {
-				if l = bytes.TrimSpace(l); len(l) > 0 && l[0] == '{' {
-					lines = append(lines, l)
-					n += len(l)
-				}
-			}
+		for _, l := range lines {
+			n += len(l)
 		}
 		var c Checker
 		for _, k := range []struct {
