@@ -46,14 +46,7 @@ func FuzzOpenCalls(f *testing.F) {
 
 func TestOpenCallsAsTheModel(t *testing.T) {
 	for seed := range 2000 {
-		script := make([]byte, 40)
-		x := uint32(seed*2654435761 + 1)
-		for i := range script {
-			x ^= x << 13
-			x ^= x >> 17
-			x ^= x << 5
-			script[i] = byte(x)
-		}
+		script, _ := randomScript(seed, 1, 40)
 		checkOpenCalls(t, script)
 	}
 }

@@ -405,14 +405,7 @@ func TestWriterCapsToolText(t *testing.T) {
 // cuts count from where each entry starts, not from the buffer's start.
 func TestWriterBuildsInPlaceAsItWrites(t *testing.T) {
 	for seed := range 300 {
-		script := make([]byte, 64)
-		x := uint32(seed*2654435761 + 7)
-		for i := range script {
-			x ^= x << 13
-			x ^= x >> 17
-			x ^= x << 5
-			script[i] = byte(x)
-		}
+		script, x := randomScript(seed, 7, 64)
 		a, b := "x\u2028\xff", `{"k":[1,{"k":"v"}],"k":"\ud800"}`
 		var plain, sunk bytes.Buffer
 		runScriptTo(&plain, script, a, b, int64(x), -int64(x)<<32, uint32(seed)*500)
@@ -453,16 +446,23 @@ func TestWriterBuildsInPlaceAsItWrites(t *testing.T) {
 
 // The writer must produce a valid dialog whatever sequence of calls its
 // callers make: the same random-but-seeded call sequences as the fuzz target.
+// randomScript is n bytes of xorshift from seed (and salt), and the
+// generator's last state: the same script for the same seed on every run.
+func randomScript(seed, salt, n int) ([]byte, uint32) {
+	script := make([]byte, n)
+	x := uint32(seed*2654435761 + salt)
+	for i := range script {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		script[i] = byte(x)
+	}
+	return script, x
+}
+
 func TestWriterAnyCallSequenceIsValid(t *testing.T) {
 	for seed := range 300 {
-		script := make([]byte, 64)
-		x := uint32(seed*2654435761 + 1)
-		for i := range script {
-			x ^= x << 13
-			x ^= x >> 17
-			x ^= x << 5
-			script[i] = byte(x)
-		}
+		script, x := randomScript(seed, 1, 64)
 		out := runScript(script, "x\u2028\xff", `{"k":[1,{"k":"v"}],"k":"\ud800"}`, int64(x), -int64(x)<<32, uint32(seed))
 		requireWriterValid(t, out, fmt.Sprintf("seed %d", seed))
 	}
