@@ -50,7 +50,7 @@ func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 	c.containers, c.containerMax = 0, len(b)/indexMin+8
 	c.memberMax = maxMembers(len(b))
 	ix := &c.o.ix
-	ix.rec, ix.spans, ix.members, ix.read = b, ix.spans[:0], ix.members[:0], 0
+	ix.rec, ix.spans, ix.members = b, ix.spans[:0], ix.members[:0]
 	clean := true
 	i := skipSpace(b, 0)
 	for {

@@ -22,7 +22,6 @@ type index struct {
 	rec     []byte // the record checked; values find their offset in it
 	spans   []span
 	members []member // in the order of their keys
-	read    int      // the entry of the member whose key a walk read last (a hint: walks of one record's values are not safe at once from two goroutines)
 }
 
 type span struct {
@@ -72,11 +71,6 @@ func (x *index) firstMember(pos int) (int, bool) {
 		return 0, false
 	}
 	p := uint32(pos)
-	// An object is most often walked right after its key was read: its
-	// first member is the entry after that member's.
-	if h := x.read + 1; h < len(ms) && ms[h].key == p {
-		return h, true
-	}
 	lo, hi := 0, len(ms)
 	if ms[0].key >= p {
 		hi = 0 // the record's own object: its first member is the first entry

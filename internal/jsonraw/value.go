@@ -376,7 +376,6 @@ func (m *MemberIter) indexedMember() bool {
 	m.Key = s[key+1 : q]
 	m.Value = Value{b: s[val:end], o: m.o}
 	m.i = end
-	m.w.ix.read = m.next - 1
 	switch e.next {
 	case memberLast:
 		m.next = -1
