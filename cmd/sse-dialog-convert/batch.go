@@ -182,6 +182,23 @@ type fileResult struct {
 // when complete), so fewer, larger writes.
 const batchSinkSize = 256 << 10
 
+// jobCount is how many files --out-dir converts at a time.
+func (o *convertOptions) jobCount() int {
+	if o.jobs == 0 {
+		return runtime.NumCPU()
+	}
+	return o.jobs
+}
+
+// sourceJobs is how many FILEs sources asks at a time: --jobs for a batch;
+// one for one dialog (its FILEs are few, and a stream's legs).
+func (o *convertOptions) sourceJobs() int {
+	if o.outDir == "" {
+		return 1
+	}
+	return o.jobCount()
+}
+
 // runBatch converts every source into its own dialog in o.outDir, --jobs
 // at a time, and goes on past those that fail. A stop starts no new one;
 // the dialogs it cuts short are not put in place.
@@ -204,11 +221,7 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 	if err := os.MkdirAll(o.outDir, 0o755); err != nil {
 		return fmt.Errorf("cannot create the output folder: %w", err)
 	}
-	jobs := o.jobs
-	if jobs == 0 {
-		jobs = runtime.NumCPU()
-	}
-	jobs = min(jobs, len(srcs))
+	jobs := min(o.jobCount(), len(srcs))
 	copt.SinkSize = batchSinkSize
 
 	ctx, release := catchStops(ctx, nil)

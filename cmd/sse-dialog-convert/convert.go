@@ -187,7 +187,7 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 	if len(files) == 0 && o.filesFrom == "" {
 		files = []string{"-"}
 	}
-	srcs := sources(files, copt.Formats, copt.Forced, stdin)
+	srcs := sources(files, copt.Formats, copt.Forced, stdin, o.sourceJobs())
 	if o.outDir != "" {
 		return runBatch(ctx, o, copt, wopt, srcs, stdin, stderr)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
@@ -33,44 +35,65 @@ type source struct {
 // they say, each its own dialog, in that format; any other FILE is read as
 // a stream. formats are those --format allows (forced: only the first is
 // asked). Only files and folders are asked: a FIFO or a device would lose
-// what the asking read.
-func sources(files []string, formats []adapter.Format, forced bool, stdin io.Reader) []source {
+// what the asking read. The FILEs are asked jobs at a time (each is read
+// for its first records): in one goroutine, before any conversion starts,
+// that was a tenth of a batch of small files that --jobs could not share.
+func sources(files []string, formats []adapter.Format, forced bool, stdin io.Reader, jobs int) []source {
+	each := make([][]source, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(jobs, len(files))) {
+		wg.Go(func() {
+			var sniff *bufio.Reader // firstClaim's read buffer, one for every file this goroutine asks
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				each[i] = fileSources(files[i], formats, forced, stdin, &sniff)
+			}
+		})
+	}
+	wg.Wait()
 	var srcs []source
-	var sniff *bufio.Reader // firstClaim's read buffer, one for every file
-	for _, file := range files {
-		if file == "-" {
-			srcs = append(srcs, source{name: "standard input", inputs: []*input{stdinInput(stdin)}})
-			continue
-		}
-		st, err := os.Stat(file)
-		if err != nil || !st.IsDir() && !st.Mode().IsRegular() {
-			srcs = append(srcs, source{name: file, inputs: []*input{fileInput(file)}}) // opening tells what is wrong
-			continue
-		}
-		f, ins, err := claim(file, st.IsDir(), formats, forced, &sniff)
-		switch {
-		case err != nil && st.IsDir():
-			var pe *os.PathError
-			if !errors.As(err, &pe) {
-				err = fmt.Errorf("reading %s: %w", file, err)
-			}
-			srcs = append(srcs, source{name: file, err: err})
-		case err != nil:
-			// A file no format could read as its own (a cut gzip, say) is
-			// read as a stream: reading it tells what is wrong, and any
-			// other input still converts.
-			srcs = append(srcs, source{name: file, inputs: []*input{fileInput(file)}})
-		case len(ins) > 0:
-			for _, in := range ins {
-				srcs = append(srcs, source{name: in.Name, file: file, inputs: []*input{sessionInput(in)}, format: f})
-			}
-		case st.IsDir():
-			srcs = append(srcs, source{name: file, err: noSessions(file, formats)})
-		default:
-			srcs = append(srcs, source{name: file, inputs: []*input{fileInput(file)}})
-		}
+	for _, s := range each {
+		srcs = append(srcs, s...)
 	}
 	return srcs
+}
+
+// fileSources gives one FILE its dialogs, as sources says.
+func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Reader, sniff **bufio.Reader) []source {
+	if file == "-" {
+		return []source{{name: "standard input", inputs: []*input{stdinInput(stdin)}}}
+	}
+	st, err := os.Stat(file)
+	if err != nil || !st.IsDir() && !st.Mode().IsRegular() {
+		return []source{{name: file, inputs: []*input{fileInput(file)}}} // opening tells what is wrong
+	}
+	f, ins, err := claim(file, st.IsDir(), formats, forced, sniff)
+	switch {
+	case err != nil && st.IsDir():
+		var pe *os.PathError
+		if !errors.As(err, &pe) {
+			err = fmt.Errorf("reading %s: %w", file, err)
+		}
+		return []source{{name: file, err: err}}
+	case err != nil:
+		// A file no format could read as its own (a cut gzip, say) is
+		// read as a stream: reading it tells what is wrong, and any
+		// other input still converts.
+		return []source{{name: file, inputs: []*input{fileInput(file)}}}
+	case len(ins) > 0:
+		srcs := make([]source, 0, len(ins))
+		for _, in := range ins {
+			srcs = append(srcs, source{name: in.Name, file: file, inputs: []*input{sessionInput(in)}, format: f})
+		}
+		return srcs
+	case st.IsDir():
+		return []source{{name: file, err: noSessions(file, formats)}}
+	}
+	return []source{{name: file, inputs: []*input{fileInput(file)}}}
 }
 
 // noSessions says that the folder path holds no session of the formats

@@ -195,7 +195,7 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
 	if file != "-" {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
-			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin), stderr)
+			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin, 1), stderr)
 		}
 		f, err := openInput(file)
 		if err != nil {
@@ -219,7 +219,7 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 		return bytes.NewReader(b), nil
 	}
 	if file != "-" {
-		if srcs := sources([]string{file}, registry.All(), false, stdin); srcs[0].format != nil {
+		if srcs := sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].format != nil {
 			return convertSources(ctx, srcs, stderr) // a session: read as its format says
 		}
 	}
