@@ -33,9 +33,19 @@ func TestArgsKeyWritesWhatTheObjectWould(t *testing.T) {
 	values := argsKeyValues()
 	for _, maxText := range []int{-1, 0, 10, 100} {
 		for _, budget := range []int64{-1, 0, 9000, 40000} {
-			for _, key := range []string{"command", "input", "k"} {
+			for _, key := range []string{"command", "input", "k", `say "hi"`, "tab\there", "ünï", "\xff", "x\u2028y"} {
 				checkArgsKey(t, key, values, maxText, budget)
 			}
+		}
+	}
+}
+
+// appendKey copies a plain key as it stands and escapes any other as
+// AppendQuoted does.
+func TestAppendKeyAsQuoted(t *testing.T) {
+	for _, key := range []string{"", "command", "a b-c_d.e", "~", `"`, `a\b`, "\x00", "\x1f", "\x7f", "ü", "\xff", "\u2028", "\u0085"} {
+		if got, want := string(appendKey([]byte("x"), key)), string(jsonraw.AppendQuoted([]byte("x"), key)); got != want {
+			t.Errorf("appendKey(%q) = %s, want %s", key, got, want)
 		}
 	}
 }

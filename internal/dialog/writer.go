@@ -360,7 +360,7 @@ func (w *Writer) ToolStart(c ToolCall) {
 			b = w.appendArgs(b, c.Args, 2, cut)
 		} else {
 			b = append(b, '{')
-			b = Plain(key).appendTo(b, -1, -1) // a key is never cut
+			b = appendKey(b, key) // a key is never cut
 			b = append(b, ':')
 			b = w.appendArgs(b, c.Args, 3, cut)
 			b = append(b, '}')
@@ -537,6 +537,19 @@ func (w *Writer) takeOpen(src string) (openTool, bool) {
 		w.budget.reserve -= t.closeCost
 	}
 	return t, ok
+}
+
+// appendKey appends key as a JSON string literal. An adapter's keys are
+// words: they are copied as they stand, without the escaper's work.
+func appendKey(b []byte, key string) []byte {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < ' ' || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return jsonraw.AppendQuoted(b, key)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, key...)
+	return append(b, '"')
 }
 
 // validUTF8 is s with each byte that is not UTF-8 replaced by U+FFFD, as it
