@@ -195,6 +195,11 @@ type Adapter struct {
 	msg             legacyMsg
 	hasItem, hasMsg bool
 
+	// why is the message of the current run's failure, when hasWhy: the
+	// literal of turn.failed's error, copied.
+	why    jsonraw.Builder
+	hasWhy bool
+
 	// Reused buffers for the text and args built here: text for results
 	// and warnings, args for tool args, join for pieces of a result.
 	text, join jsonraw.Builder
@@ -210,6 +215,9 @@ func New(w *dialog.Writer) *Adapter {
 // Summary returns what the complete entry should say.
 func (a *Adapter) Summary() dialog.Summary {
 	s := a.sum
+	if a.hasWhy {
+		s.Message = a.why.Literal().String()
+	}
 	s.Tokens = a.done.Plus(a.cur)
 	return s
 }
@@ -287,15 +295,12 @@ func (a *Adapter) event(ev adapter.Event) error {
 			a.closeOpen("the turn ended before the tool call finished", true)
 			a.end(dialog.StatusSuccess, "", "")
 		case "turn.failed":
-			why := errv.Str()
+			why := errv.Lit()
 			if errv.IsObject() {
-				why = errv.Get("message").Str()
-			}
-			if why == "" {
-				why = "turn failed"
+				why = errv.Get("message").Lit()
 			}
 			a.closeOpen("the turn failed before the tool call finished", false)
-			a.end(dialog.StatusError, why, "")
+			a.fail(why)
 		case "item.started", "item.updated", "item.completed":
 			if !a.hasItem {
 				return errNoItem
@@ -342,6 +347,22 @@ func (a *Adapter) newProcess() {
 func (a *Adapter) end(st dialog.Status, msg, reason string) {
 	a.sum.Status, a.sum.Message, a.sum.Reason = st, msg, reason
 	a.active = false
+	a.hasWhy = false
+}
+
+// fail ends the current run with a failure whose message is the literal
+// why ("turn failed" when it is empty). The literal is kept as it stands
+// and decoded only for the complete entry: most failures are superseded
+// by the next turn and shown as a warning, which copies it.
+func (a *Adapter) fail(why jsonraw.Literal) {
+	if why.IsEmpty() {
+		a.end(dialog.StatusError, "turn failed", "")
+		return
+	}
+	a.end(dialog.StatusError, "", "")
+	a.why.Reset()
+	a.why.Lit(why)
+	a.hasWhy = true
 }
 
 // supersede is called when a new run or turn starts: the previous run's
@@ -349,6 +370,12 @@ func (a *Adapter) end(st dialog.Status, msg, reason string) {
 // stays visible as a warning.
 func (a *Adapter) supersede() {
 	switch {
+	case a.sum.Status == dialog.StatusError && a.hasWhy:
+		a.sum.Warnings++
+		a.text.Reset()
+		a.text.Text(dialog.WarningPrefix + "run failed: ")
+		a.text.Lit(a.why.Literal())
+		a.w.Message(dialog.Message{Content: dialog.Lit(a.text.Literal())})
 	case a.sum.Status == dialog.StatusError:
 		a.notice("run failed: ", dialog.Plain(a.sum.Message))
 	case a.sum.Status == "" && a.active:
@@ -356,6 +383,7 @@ func (a *Adapter) supersede() {
 	}
 	a.sum.Status, a.sum.Message, a.sum.Reason = "", "", ""
 	a.active = false
+	a.hasWhy = false
 }
 
 // warning shows a non-fatal error of the stream (raw: its message).
