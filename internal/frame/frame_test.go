@@ -264,3 +264,25 @@ func FuzzTrimLine(f *testing.F) {
 		assert.Equal(t, bytes.TrimSpace(b), trimLine(b), "%q", b)
 	})
 }
+
+// FuzzWhole: the fast path of whole, for a compact object alone on its
+// line, frames a line as the general path does, under any line limit.
+func FuzzWhole(f *testing.F) {
+	for _, s := range []string{"{}\n", "{\"a\":1}\n", "{}\r\n", "{}", "{\n", "{ }\n", "\ufeff{}\n", "data: {}\n", "[]\n", "{}}\n", "}\n", "{\n}\n"} {
+		f.Add([]byte(s), int16(-1), false)
+		f.Add([]byte(s), int16(2), true)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, maxLine int16, eof bool) {
+		var err error
+		if eof {
+			err = io.EOF
+		}
+		opt := Options{MaxLine: int64(maxLine)}
+		fast, general := NewReader(nil, opt), NewReader(nil, opt)
+		got, gotOK := fast.whole(b, err)
+		want, wantOK := general.wholeAny(b, err)
+		assert.Equal(t, wantOK, gotOK, "%q", b)
+		assert.Equal(t, want, got, "%q", b)
+		assert.Equal(t, general.line, fast.line, "%q", b)
+	})
+}
