@@ -176,7 +176,7 @@ type Adapter struct {
 	// (the turns rule, see output).
 	boundary bool
 
-	open  map[string]*openCall
+	open  openSet
 	free  []*openCall // ended calls, for the next ones
 	ids   map[string]string
 	names map[string]string // MCP call names, by server and tool (mcpCallName)
@@ -209,7 +209,7 @@ type Adapter struct {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, open: make(map[string]*openCall), ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
+	return &Adapter{w: w, ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
 }
 
 // Summary returns what the complete entry should say.
@@ -489,14 +489,14 @@ func (a *Adapter) start(id, name string, k kind, argsKey string, args jsonraw.Va
 	}
 	c.id, c.name, c.kind, c.order = id, name, k, a.order
 	a.order++
-	a.open[c.id] = c
+	a.open.put(c)
 	a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name, Args: args, ArgsKey: argsKey})
 	return c
 }
 
 // finish ends an open call.
 func (a *Adapter) finish(c *openCall, out dialog.Text, isError bool) {
-	delete(a.open, c.id)
+	a.open.remove(c.id)
 	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, IsError: isError, Name: c.name})
 	a.result()
 	if len(a.free) < maxFree {
@@ -537,13 +537,10 @@ const maxFree = 16
 // closeOpen ends every open call, in the order they started, when their
 // run or turn is over. A todo list ends with its last known checklist.
 func (a *Adapter) closeOpen(why string, ok bool) {
-	if len(a.open) == 0 {
+	if a.open.len() == 0 {
 		return
 	}
-	left := make([]*openCall, 0, len(a.open))
-	for _, c := range a.open {
-		left = append(left, c)
-	}
+	left := a.open.appendAll(make([]*openCall, 0, a.open.len()))
 	slices.SortFunc(left, func(x, y *openCall) int { return x.order - y.order })
 	for _, c := range left {
 		if c.kind == kindTodo && c.state != nil {
