@@ -40,12 +40,17 @@ func TestArgsKeyWritesWhatTheObjectWould(t *testing.T) {
 	}
 }
 
-// appendKey copies a plain key as it stands and escapes any other as
-// AppendQuoted does.
-func TestAppendKeyAsQuoted(t *testing.T) {
-	for _, key := range []string{"", "command", "a b-c_d.e", "~", `"`, `a\b`, "\x00", "\x1f", "\x7f", "ü", "\xff", "\u2028", "\u0085"} {
-		if got, want := string(appendKey([]byte("x"), key)), string(jsonraw.AppendQuoted([]byte("x"), key)); got != want {
-			t.Errorf("appendKey(%q) = %s, want %s", key, got, want)
+// appendWord escapes as AppendEscaped does, and says whether it wrote the
+// text as it stands; appendKey quotes as AppendQuoted does.
+func TestAppendWordAsEscaped(t *testing.T) {
+	for _, s := range []string{"", "command", "item_12", "a b-c_d.e", "~", `"`, `a\b`, "\x00", "\x1f", "\x7f", "ü", "\xff", "\u2028", "\u0085", "naïve\tword"} {
+		got, plain := appendWord([]byte("x"), s)
+		want := jsonraw.AppendEscaped([]byte("x"), s)
+		if string(got) != string(want) || plain != (string(want) == "x"+s) {
+			t.Errorf("appendWord(%q) = %s, %v; want %s", s, got, plain, want)
+		}
+		if got, want := string(appendKey([]byte("x"), s)), string(jsonraw.AppendQuoted([]byte("x"), s)); got != want {
+			t.Errorf("appendKey(%q) = %s, want %s", s, got, want)
 		}
 	}
 }
