@@ -176,7 +176,7 @@ type Adapter struct {
 	// (the turns rule, see output).
 	boundary bool
 
-	open  map[string]*openCall
+	open  openSet
 	free  []*openCall // ended calls, for the next ones
 	ids   map[string]string
 	names map[string]string // MCP call names, by server and tool (mcpCallName)
@@ -195,6 +195,11 @@ type Adapter struct {
 	msg             legacyMsg
 	hasItem, hasMsg bool
 
+	// why is the message of the current run's failure, when hasWhy: the
+	// literal of turn.failed's error, copied.
+	why    jsonraw.Builder
+	hasWhy bool
+
 	// Reused buffers for the text and args built here: text for results
 	// and warnings, args for tool args, join for pieces of a result.
 	text, join jsonraw.Builder
@@ -204,12 +209,15 @@ type Adapter struct {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, open: make(map[string]*openCall), ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
+	return &Adapter{w: w, ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
 }
 
 // Summary returns what the complete entry should say.
 func (a *Adapter) Summary() dialog.Summary {
 	s := a.sum
+	if a.hasWhy {
+		s.Message = a.why.Literal().String()
+	}
 	s.Tokens = a.done.Plus(a.cur)
 	return s
 }
@@ -287,15 +295,12 @@ func (a *Adapter) event(ev adapter.Event) error {
 			a.closeOpen("the turn ended before the tool call finished", true)
 			a.end(dialog.StatusSuccess, "", "")
 		case "turn.failed":
-			why := errv.Str()
+			why := errv.Lit()
 			if errv.IsObject() {
-				why = errv.Get("message").Str()
-			}
-			if why == "" {
-				why = "turn failed"
+				why = errv.Get("message").Lit()
 			}
 			a.closeOpen("the turn failed before the tool call finished", false)
-			a.end(dialog.StatusError, why, "")
+			a.fail(why)
 		case "item.started", "item.updated", "item.completed":
 			if !a.hasItem {
 				return errNoItem
@@ -342,6 +347,22 @@ func (a *Adapter) newProcess() {
 func (a *Adapter) end(st dialog.Status, msg, reason string) {
 	a.sum.Status, a.sum.Message, a.sum.Reason = st, msg, reason
 	a.active = false
+	a.hasWhy = false
+}
+
+// fail ends the current run with a failure whose message is the literal
+// why ("turn failed" when it is empty). The literal is kept as it stands
+// and decoded only for the complete entry: most failures are superseded
+// by the next turn and shown as a warning, which copies it.
+func (a *Adapter) fail(why jsonraw.Literal) {
+	if why.IsEmpty() {
+		a.end(dialog.StatusError, "turn failed", "")
+		return
+	}
+	a.end(dialog.StatusError, "", "")
+	a.why.Reset()
+	a.why.Lit(why)
+	a.hasWhy = true
 }
 
 // supersede is called when a new run or turn starts: the previous run's
@@ -349,6 +370,12 @@ func (a *Adapter) end(st dialog.Status, msg, reason string) {
 // stays visible as a warning.
 func (a *Adapter) supersede() {
 	switch {
+	case a.sum.Status == dialog.StatusError && a.hasWhy:
+		a.sum.Warnings++
+		a.text.Reset()
+		a.text.Text(dialog.WarningPrefix + "run failed: ")
+		a.text.Lit(a.why.Literal())
+		a.w.Message(dialog.Message{Content: dialog.Lit(a.text.Literal())})
 	case a.sum.Status == dialog.StatusError:
 		a.notice("run failed: ", dialog.Plain(a.sum.Message))
 	case a.sum.Status == "" && a.active:
@@ -356,6 +383,7 @@ func (a *Adapter) supersede() {
 	}
 	a.sum.Status, a.sum.Message, a.sum.Reason = "", "", ""
 	a.active = false
+	a.hasWhy = false
 }
 
 // warning shows a non-fatal error of the stream (raw: its message).
@@ -461,14 +489,14 @@ func (a *Adapter) start(id, name string, k kind, argsKey string, args jsonraw.Va
 	}
 	c.id, c.name, c.kind, c.order = id, name, k, a.order
 	a.order++
-	a.open[c.id] = c
+	a.open.put(c)
 	a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name, Args: args, ArgsKey: argsKey})
 	return c
 }
 
 // finish ends an open call.
 func (a *Adapter) finish(c *openCall, out dialog.Text, isError bool) {
-	delete(a.open, c.id)
+	a.open.remove(c.id)
 	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, IsError: isError, Name: c.name})
 	a.result()
 	if len(a.free) < maxFree {
@@ -509,13 +537,10 @@ const maxFree = 16
 // closeOpen ends every open call, in the order they started, when their
 // run or turn is over. A todo list ends with its last known checklist.
 func (a *Adapter) closeOpen(why string, ok bool) {
-	if len(a.open) == 0 {
+	if a.open.len() == 0 {
 		return
 	}
-	left := make([]*openCall, 0, len(a.open))
-	for _, c := range a.open {
-		left = append(left, c)
-	}
+	left := a.open.appendAll(make([]*openCall, 0, a.open.len()))
 	slices.SortFunc(left, func(x, y *openCall) int { return x.order - y.order })
 	for _, c := range left {
 		if c.kind == kindTodo && c.state != nil {

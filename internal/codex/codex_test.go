@@ -355,6 +355,26 @@ func TestWarningsShown(t *testing.T) {
 	assert.EqualValues(t, 3, d.complete.num("warnings"))
 }
 
+// A failure's message is kept as its literal: the warning a later turn
+// shows copies it, escapes and all, and the complete entry decodes it.
+func TestFailureMessageKept(t *testing.T) {
+	escaped := `{"type":"turn.failed","error":{"message":"{\"error\":\"bad\"}\n\u00e9 \ud800"}}`
+	want := "{\"error\":\"bad\"}\né \ufffd"
+	d := convertLines(t, thread(), turn(), escaped, turn(), escaped)
+	assert.Equal(t, []string{"⚠ run failed: " + want}, d.warnings())
+	assert.Equal(t, "error", d.complete.str("status"))
+	assert.Equal(t, want, d.complete.str("message"))
+	for _, line := range []string{`{"type":"turn.failed","error":{"message":""}}`, `{"type":"turn.failed","error":"x"}`, `{"type":"turn.failed"}`} {
+		d = convertLines(t, thread(), turn(), line, turn(), line)
+		want := "turn failed"
+		if strings.Contains(line, `"x"`) {
+			want = "x"
+		}
+		assert.Equal(t, []string{"⚠ run failed: " + want}, d.warnings(), line)
+		assert.Equal(t, want, d.complete.str("message"), line)
+	}
+}
+
 func TestTurns(t *testing.T) {
 	reasoning := itemLine("completed", `{"id":"r","type":"reasoning","text":"think"}`)
 	start := func(id string) string { return itemLine("started", cmd(id, "x", "", "null", "in_progress")) }

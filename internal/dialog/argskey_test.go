@@ -33,9 +33,24 @@ func TestArgsKeyWritesWhatTheObjectWould(t *testing.T) {
 	values := argsKeyValues()
 	for _, maxText := range []int{-1, 0, 10, 100} {
 		for _, budget := range []int64{-1, 0, 9000, 40000} {
-			for _, key := range []string{"command", "input", "k"} {
+			for _, key := range []string{"command", "input", "k", `say "hi"`, "tab\there", "ünï", "\xff", "x\u2028y"} {
 				checkArgsKey(t, key, values, maxText, budget)
 			}
+		}
+	}
+}
+
+// appendWord escapes as AppendEscaped does, and says whether it wrote the
+// text as it stands; appendKey quotes as AppendQuoted does.
+func TestAppendWordAsEscaped(t *testing.T) {
+	for _, s := range []string{"", "command", "item_12", "a b-c_d.e", "~", `"`, `a\b`, "\x00", "\x1f", "\x7f", "ü", "\xff", "\u2028", "\u0085", "naïve\tword"} {
+		got, plain := appendWord([]byte("x"), s)
+		want := jsonraw.AppendEscaped([]byte("x"), s)
+		if string(got) != string(want) || plain != (string(want) == "x"+s) {
+			t.Errorf("appendWord(%q) = %s, %v; want %s", s, got, plain, want)
+		}
+		if got, want := string(appendKey([]byte("x"), s)), string(jsonraw.AppendQuoted([]byte("x"), s)); got != want {
+			t.Errorf("appendKey(%q) = %s, want %s", s, got, want)
 		}
 	}
 }

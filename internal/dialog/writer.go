@@ -360,7 +360,7 @@ func (w *Writer) ToolStart(c ToolCall) {
 			b = w.appendArgs(b, c.Args, 2, cut)
 		} else {
 			b = append(b, '{')
-			b = Plain(key).appendTo(b, -1, -1) // a key is never cut
+			b = appendKey(b, key) // a key is never cut
 			b = append(b, ':')
 			b = w.appendArgs(b, c.Args, 3, cut)
 			b = append(b, '}')
@@ -539,6 +539,29 @@ func (w *Writer) takeOpen(src string) (openTool, bool) {
 	return t, ok
 }
 
+// appendKey appends key as a JSON string literal.
+func appendKey(b []byte, key string) []byte {
+	b = append(b, '"')
+	b, _ = appendWord(b, key)
+	return append(b, '"')
+}
+
+// appendWord appends s escaped as jsonraw.AppendEscaped does, and reports
+// whether it is written as it stands. Ids, names and keys are mostly
+// printable ASCII: they are copied without the escaper's work (its call and
+// its checks for UTF-8 were ~150 instructions for a word).
+func appendWord(b []byte, s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			// Escaping only ever lengthens a string.
+			n := len(b)
+			b = jsonraw.AppendEscaped(b, s)
+			return b, len(b)-n == len(s)
+		}
+	}
+	return append(b, s...), true
+}
+
 // validUTF8 is s with each byte that is not UTF-8 replaced by U+FFFD, as it
 // is written: ids are made unique as they are written, so two ids that
 // differ only in such bytes are told apart.
@@ -592,15 +615,13 @@ func appendToolHead(b []byte, t *openTool, status string) []byte {
 		b = append(b, `","name":"`...)
 		b = append(b, t.name...)
 	} else {
-		// Escaping only ever lengthens a string; the suffix needs none.
-		n := len(b)
-		b = jsonraw.AppendEscaped(b, t.id)
-		plain := len(b)-n == len(t.id)
+		// The suffix needs no escaping.
+		var plainID, plainName bool
+		b, plainID = appendWord(b, t.id)
 		b = append(b, t.suffix.bytes()...)
 		b = append(b, `","name":"`...)
-		n = len(b)
-		b = jsonraw.AppendEscaped(b, t.name)
-		t.plain = plain && len(b)-n == len(t.name)
+		b, plainName = appendWord(b, t.name)
+		t.plain = plainID && plainName
 	}
 	b = append(b, `","status":"`...)
 	b = append(b, status...)

@@ -211,7 +211,9 @@ func (f *feed) convert(rec frame.Record, lines int) (done bool, err error) {
 	if problem == "" && !rec.Meta && len(rec.Data) > 0 {
 		var verdict jsonraw.Verdict
 		v, verdict = f.chk.Value(rec.Data, maxDepth)
-		problem = checkProblem(verdict, rec.Data)
+		if verdict > jsonraw.Dirty || rec.Data[0] != '{' { // (not an object checked good: most records)
+			problem = checkProblem(verdict, rec.Data)
+		}
 	}
 	c.stats.Lines = f.linesBefore + lines
 	switch {
@@ -346,13 +348,19 @@ func (c *Converter) tally(ev adapter.Event, counts []int) int {
 // not cost the whole dialog (the writer keeps it valid whatever happens
 // between its calls): it is reported as that event's problem, in one line.
 func (c *Converter) event(ev adapter.Event) (err error) {
+	returned := false
 	defer func() {
+		if returned {
+			return // no panic: recover's own cost, once per event, is spared
+		}
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error, please report it: %v", r)
 		}
 	}()
 	c.w.BeginLine()
-	return c.adapter.Event(ev)
+	err = c.adapter.Event(ev)
+	returned = true
+	return err
 }
 
 // detect looks at an event while the format is unknown. The first event a

@@ -18,6 +18,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // testFormat is a toy input format, so these tests pin the pipeline and not
@@ -490,4 +491,16 @@ func TestStatus(t *testing.T) {
 	c := New(io.Discard, dialog.Options{Clock: testClock}, Options{Formats: []adapter.Format{testFormat}})
 	require.NoError(t, c.Close(&dialog.Ending{Status: dialog.StatusTimeout, Reason: dialog.ReasonSignal}))
 	assert.Equal(t, dialog.StatusTimeout, c.Status())
+}
+
+// convert skips checkProblem for an object the checker found good: it
+// must have nothing to say about one.
+func TestCheckProblemNoneForAGoodObject(t *testing.T) {
+	for _, v := range []jsonraw.Verdict{jsonraw.Clean, jsonraw.Dirty} {
+		assert.Empty(t, checkProblem(v, []byte(`{"a":1}`)))
+		assert.NotEmpty(t, checkProblem(v, []byte(`1`)))
+	}
+	for _, v := range []jsonraw.Verdict{jsonraw.Invalid, jsonraw.TooDeep} {
+		assert.NotEmpty(t, checkProblem(v, []byte(`{"a":1}`)))
+	}
 }

@@ -264,3 +264,25 @@ func FuzzTrimLine(f *testing.F) {
 		assert.Equal(t, bytes.TrimSpace(b), trimLine(b), "%q", b)
 	})
 }
+
+// FuzzWhole: a line that compactLine lets Next frame without whole is
+// framed as whole frames it, under any line limit.
+func FuzzWhole(f *testing.F) {
+	for _, s := range []string{"{}\n", "{\"a\":1}\n", "{}\r\n", "{}", "{\n", "{ }\n", "\ufeff{}\n", "data: {}\n", "[]\n", "{}}\n", "}\n", "{\n}\n"} {
+		f.Add([]byte(s), int16(-1), false)
+		f.Add([]byte(s), int16(2), true)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, maxLine int16, eof bool) {
+		var err error
+		if eof {
+			err = io.EOF
+		}
+		rr := NewReader(nil, Options{MaxLine: int64(maxLine)})
+		if !compactLine(b, err, rr.opt.MaxLine) {
+			return
+		}
+		want, ok := rr.whole(b, err)
+		assert.True(t, ok, "%q", b)
+		assert.Equal(t, Record{Data: b[:len(b)-1], Raw: b, Line: 1}, want, "%q", b)
+	})
+}
