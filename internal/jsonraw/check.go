@@ -8,15 +8,17 @@ import (
 
 // Checker validates records: JSON syntax (RFC 8259, as encoding/json.Valid),
 // nesting depth, and whether every string can be copied into a dialog as it
-// stands. It walks the bytes once, without recursion, testing string
-// contents eight bytes at a time; it is the floor of the pipeline's cost.
+// stands. It walks the bytes once, by recursive descent (a record nested
+// deeper than descentDepth, again by a loop without recursion), testing
+// string contents eight bytes at a time; it is the floor of the pipeline's
+// cost.
 // On its way it records where each long string and container ends (and how
 // long a long string is decoded), so that walks over the record's values
 // (Value) jump over them instead of scanning them again.
 // The zero Checker is ready to use; it reuses its memory from call to call.
 // The values of a record are its until the next call.
 type Checker struct {
-	open []container // the containers open, innermost last
+	open []container // loop's containers open, innermost last
 	// memberMax is how many members the index may record (maxMembers).
 	memberMax int
 	// containers is how many entries containers have, and containerMax how
@@ -46,11 +48,22 @@ const (
 // Check validates b, one JSON value with optional white space around it,
 // nested at most maxDepth levels.
 func (c *Checker) Check(b []byte, maxDepth int) Verdict {
+	ix := &c.o.ix
+	ix.rec, ix.spans, ix.members = b, ix.spans[:0], ix.members[:0]
+	d := descent{ix: ix, containerMax: len(b)/indexMin + 8, memberMax: maxMembers(len(b)), maxDepth: maxDepth}
+	if v, ok := d.check(b); ok {
+		return v
+	}
+	ix.spans, ix.members = ix.spans[:0], ix.members[:0]
+	return c.loop(b, maxDepth)
+}
+
+// loop is Check without recursion, for records nested deeper than descent
+// goes: nesting depth costs it nothing.
+func (c *Checker) loop(b []byte, maxDepth int) Verdict {
 	c.open = c.open[:0]
 	c.containers, c.containerMax = 0, len(b)/indexMin+8
 	c.memberMax = maxMembers(len(b))
-	ix := &c.o.ix
-	ix.rec, ix.spans, ix.members = b, ix.spans[:0], ix.members[:0]
 	clean := true
 	i := skipSpace(b, 0)
 	for {
@@ -315,8 +328,13 @@ func digits(b []byte, i int) int {
 // saved is how many bytes fewer the escapes take decoded (for a clean
 // string: its length as DecodedLen counts it is end-i-2-saved).
 func scanString(b []byte, i int) (end int, ok, clean bool, saved int) {
+	return scanStringRest(b, i+1)
+}
+
+// scanStringRest is scanString from b[i], a byte inside the string that no
+// escape before it covers.
+func scanStringRest(b []byte, i int) (end int, ok, clean bool, saved int) {
 	clean = true
-	i++
 	for {
 		// The run of bytes that stand for themselves, eight at a time, in
 		// this loop rather than a call: the runs of real text are short
