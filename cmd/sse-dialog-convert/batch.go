@@ -242,6 +242,11 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Go(func() {
+			// The worker's files are converted one after another with the
+			// same memory. A file cut short by a stop may still be read
+			// into it: no file starts after a stop.
+			copt := copt
+			copt.Scratch = new(dispatch.Scratch)
 			for i := range next {
 				if ctx.Err() != nil {
 					return // stopped: it never started

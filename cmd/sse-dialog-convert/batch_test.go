@@ -442,3 +442,55 @@ func BenchmarkBatchSmall(b *testing.B) {
 		}
 	}
 }
+
+// TestBatchWorkerConvertsEachFileAsAlone: one job converts its files one
+// after another on the same memory (dispatch.Scratch); each dialog, and
+// each file's block of the log, must be what a batch of that file alone
+// gives. The files differ in format, size (read buffers of other sizes,
+// a line over the 1 MiB a worker keeps), compression and brokenness, in
+// an order that takes the worker from one to another of each.
+func TestBatchWorkerConvertsEachFileAsAlone(t *testing.T) {
+	tmp := t.TempDir()
+	fixtures, err := filepath.Glob("../../testdata/*/*.in.jsonl")
+	require.NoError(t, err)
+	var files []string
+	add := func(raw []byte) {
+		p := filepath.Join(tmp, "in", fmt.Sprintf("t%03d.jsonl", len(files)))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, raw, 0o644))
+		files = append(files, p)
+	}
+	long := []byte(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat("x", 1<<20+100) + `"}]}}` + "\n")
+	for i, f := range fixtures {
+		raw, err := os.ReadFile(f)
+		require.NoError(t, err)
+		add(raw)
+		switch i % 10 {
+		case 3:
+			add(bytes.Repeat(raw, 5)) // a read buffer of another size
+		case 5:
+			add(append(raw[:len(raw):len(raw)], []byte("\x1b[31mnot json\n{\"cut\":")...))
+		case 7:
+			p := filepath.Join(tmp, "in", fmt.Sprintf("t%03d.jsonl.gz", len(files)))
+			require.NoError(t, os.WriteFile(p, gz(t, raw), 0o644))
+			files = append(files, p)
+		case 9:
+			add(append(long, raw...))
+		}
+	}
+
+	all := filepath.Join(tmp, "all")
+	_, log := batchRun(t, append([]string{"--out-dir", all, "--jobs", "1", "--clock", "0"}, files...)...)
+	got := readDialogs(t, all)
+	var blocks strings.Builder
+	for _, f := range files {
+		one := filepath.Join(tmp, "one", filepath.Base(f))
+		_, alone := batchRun(t, "--out-dir", one, "--jobs", "1", "--clock", "0", f)
+		for name, want := range readDialogs(t, one) {
+			assert.True(t, bytes.Equal(want, got[name]), "%s: the batch's dialog is not the one it makes alone", name)
+		}
+		blocks.WriteString(alone[:strings.LastIndex(strings.TrimSuffix(alone, "\n"), "\n")+1])
+	}
+	assert.Len(t, got, len(files))
+	assert.Equal(t, blocks.String(), log[:strings.LastIndex(strings.TrimSuffix(log, "\n"), "\n")+1], "each file's block of the log")
+}

@@ -68,6 +68,22 @@ type Options struct {
 	// ReadSize is the size of the input's read buffer
 	// (frame.Options.ReadSize: 0 means frame.DefaultReadSize).
 	ReadSize int
+	// Scratch, when set, is memory handed on from the conversion before,
+	// kept for the one after (see Scratch).
+	Scratch *Scratch
+}
+
+// Scratch is the memory a conversion can hand on to the next, when
+// conversions run one after another (a batch worker's files): the read
+// buffer, the checker's record of a line, the buffer of pending entries.
+// For a batch of small files they were most of what each file allocated,
+// and the collector's work that came with it. Its zero value is ready to
+// use. It serves one Converter at a time: the next may start once Feed
+// has returned and Close was called.
+type Scratch struct {
+	fr  *frame.Reader
+	chk jsonraw.Checker
+	out []byte // the sink's buffer, handed back by Close
 }
 
 // Converter converts one or more inputs into one dialog. Feed and Close
@@ -96,7 +112,13 @@ func New(out io.Writer, wopt dialog.Options, opt Options) *Converter {
 	if opt.Stderr == nil {
 		opt.Stderr = io.Discard
 	}
-	s := sink.New(out, opt.SinkSize)
+	var s *sink.Sink
+	if opt.Scratch != nil {
+		s = sink.NewBuffer(out, opt.SinkSize, opt.Scratch.out)
+		opt.Scratch.out = nil
+	} else {
+		s = sink.New(out, opt.SinkSize)
+	}
 	if wopt.Clock == nil {
 		wopt.Clock = dialog.SystemClock{}
 	}
@@ -137,7 +159,7 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 		return nil
 	}
 	f := &feed{c: c, name: name, linesBefore: c.stats.Lines, teeing: c.opt.Tee != nil && c.teeErr == nil}
-	fr := frame.NewReader(&input{f: f, r: r}, frame.Options{MaxLine: c.opt.MaxLine, ReadSize: c.opt.ReadSize})
+	fr := c.reader(&input{f: f, r: r}, f)
 	for {
 		rec, err := fr.Next()
 		switch {
@@ -156,6 +178,24 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 			return err
 		}
 	}
+}
+
+// reader frames in for f: with the Scratch's reader and checker when it
+// has them and they fit, else new ones (kept in the Scratch for the next
+// input).
+func (c *Converter) reader(in *input, f *feed) *frame.Reader {
+	opt := frame.Options{MaxLine: c.opt.MaxLine, ReadSize: c.opt.ReadSize}
+	s := c.opt.Scratch
+	if s == nil {
+		f.chk = new(jsonraw.Checker)
+		return frame.NewReader(in, opt)
+	}
+	if s.fr == nil || !s.fr.Reset(in, opt) {
+		s.fr = frame.NewReader(in, opt)
+		s.chk = jsonraw.Checker{} // nor the checker's record of a long line
+	}
+	f.chk = &s.chk
+	return s.fr
 }
 
 // input is the input as the framing reads it. Before each read, which may
@@ -198,7 +238,7 @@ type feed struct {
 	name          string
 	linesBefore   int
 	teeing        bool
-	chk           jsonraw.Checker
+	chk           *jsonraw.Checker
 	reported, bad int
 }
 
@@ -444,7 +484,11 @@ func (c *Converter) Close(ending *dialog.Ending) error {
 	if err != nil {
 		return &OutputError{err}
 	}
-	return c.flush()
+	err = c.flush()
+	if c.opt.Scratch != nil {
+		c.opt.Scratch.out = c.sink.Release()
+	}
+	return err
 }
 
 // Status is the status the complete entry gave, once Close has written it.

@@ -504,3 +504,58 @@ func TestCheckProblemNoneForAGoodObject(t *testing.T) {
 		assert.NotEmpty(t, checkProblem(v, []byte(`{"a":1}`)))
 	}
 }
+
+// A conversion that runs on a Scratch another conversion used first makes
+// the dialog, diagnostics and counts a conversion of its own makes: nothing
+// of the first input (a line cut short, a pretty object left open, bad
+// lines, pending entries, a tool still open, a line longer than the
+// scratch keeps) shows in the second; and the second reuses the memory.
+func TestScratchCarriesNothingToTheNextConversion(t *testing.T) {
+	firsts := map[string]string{
+		"cut line":        `{"t":"say","text":"first"}` + "\n" + `{"t":"tool","id":"a"}` + "\n" + `{"t":"say","te`,
+		"open pretty":     `{"t":"say","text":"first"}` + "\n{\n  \"t\": \"say\",\n",
+		"bad lines":       strings.Repeat("not json\n", maxReports+2) + `{"t":"bad"}` + "\n",
+		"unknown format":  `{"x":1}` + "\n",
+		"long line":       `{"t":"say","text":"` + strings.Repeat("x", 2<<20) + `"}` + "\n",
+		"many entries":    strings.Repeat(`{"t":"say","text":"`+strings.Repeat("y", 1000)+`"}`+"\n", 200),
+		"empty":           "",
+		"no final object": "{}\n[1,2]\n",
+	}
+	seconds := []string{
+		`{"t":"say","text":"second"}` + "\n" + `{"t":"tool","id":"a"}` + "\n" + `{"t":"done","id":"a","out":"ok"}` + "\n" + `{"t":"end"}` + "\n",
+		"{\n  \"t\": \"say\",\n  \"text\": \"pretty\"\n}\nnot json\n" + `{"t":"end"}`,
+		`{"t":"say","text":"` + strings.Repeat("z", 40<<10) + `"}` + "\n",
+	}
+	for name, first := range firsts {
+		for i, second := range seconds {
+			for _, readSizes := range [][2]int{{16 << 10, 16 << 10}, {16 << 10, 0}, {0, 16 << 10}} {
+				opt := Options{ReadSize: readSizes[1]}
+				want, wantDiag, wantStats := convertAll(t, second, opt)
+
+				var s Scratch
+				_, _, _ = convertAll(t, first, Options{ReadSize: readSizes[0], Scratch: &s})
+				opt.Scratch = &s
+				got, diag, stats := convertAll(t, second, opt)
+				what := fmt.Sprintf("%s, then input %d, read sizes %v", name, i, readSizes)
+				assert.Equal(t, want, got, what)
+				assert.Equal(t, wantDiag, diag, what)
+				assert.Equal(t, wantStats, stats, what)
+			}
+		}
+	}
+
+	// The second conversion takes the first's memory: it allocates less.
+	in := strings.Repeat(`{"t":"say","text":"`+strings.Repeat("y", 100)+`"}`+"\n", 50)
+	var s Scratch
+	alone := testing.AllocsPerRun(5, func() { convertQuiet(in, Options{ReadSize: 16 << 10}) })
+	reused := testing.AllocsPerRun(5, func() { convertQuiet(in, Options{ReadSize: 16 << 10, Scratch: &s}) })
+	assert.Less(t, reused, alone)
+}
+
+// convertQuiet converts in, for counting allocations.
+func convertQuiet(in string, opt Options) {
+	opt.Formats = []adapter.Format{testFormat}
+	c := New(io.Discard, dialog.Options{Clock: testClock}, opt)
+	_ = c.Feed(strings.NewReader(in), "in")
+	_ = c.Close(nil)
+}

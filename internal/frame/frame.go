@@ -82,12 +82,18 @@ type Reader struct {
 	aheadNo int
 	opt     Options
 	problem string // why the record being read was skipped, if it was
+	huge    bool   // a huge line's buffer was dropped (Reset)
 }
 
 // NewReader returns a Reader of r. r is read only when the Reader has no
 // whole record buffered: a caller may act on that moment by wrapping r
 // (the converter writes out what it made before it waits for input).
 func NewReader(r io.Reader, opt Options) *Reader {
+	opt = opt.defaults()
+	return &Reader{br: bufio.NewReaderSize(r, opt.ReadSize), opt: opt}
+}
+
+func (opt Options) defaults() Options {
 	switch {
 	case opt.MaxLine == 0:
 		opt.MaxLine = DefaultMaxLine
@@ -98,7 +104,32 @@ func NewReader(r io.Reader, opt Options) *Reader {
 	if opt.ReadSize <= 0 {
 		opt.ReadSize = DefaultReadSize
 	}
-	return &Reader{br: bufio.NewReaderSize(r, opt.ReadSize), opt: opt}
+	return opt
+}
+
+// keepBuf is the most line buffer Reset keeps for the next input.
+const keepBuf = 1 << 20
+
+// Reset makes rr a Reader of r, as NewReader(r, opt) would make, with the
+// memory rr has: its line buffer, and its read buffer when that is opt's
+// size (that size decides how much of a line is read before it is known
+// to be unfit to hold: it must be the same). It is for inputs read one
+// after another (a batch's files, each a few KB). It reports false, and
+// leaves rr as it is, when rr held a line longer than keepBuf: memory a
+// rare long line took is not kept for the rest of a batch.
+func (rr *Reader) Reset(r io.Reader, opt Options) bool {
+	if cap(rr.buf) > keepBuf || rr.huge {
+		return false
+	}
+	opt = opt.defaults()
+	br := rr.br
+	if br.Size() == opt.ReadSize {
+		br.Reset(r)
+	} else {
+		br = bufio.NewReaderSize(r, opt.ReadSize)
+	}
+	*rr = Reader{br: br, buf: rr.buf[:0], opt: opt}
+	return true
 }
 
 // Lines returns how many lines were read so far.
@@ -245,6 +276,7 @@ func (rr *Reader) next(chunk []byte, first error, read bool) (Record, error) {
 	} else {
 		if cap(rr.buf) > bigBuf {
 			rr.buf = nil // after a huge line, do not keep its memory for the rest of the run
+			rr.huge = true
 		}
 		if !read {
 			chunk, first = rr.br.ReadSlice('\n')

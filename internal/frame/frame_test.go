@@ -286,3 +286,77 @@ func FuzzWhole(f *testing.F) {
 		assert.Equal(t, Record{Data: b[:len(b)-1], Raw: b, Line: 1}, want, "%q", b)
 	})
 }
+
+// records frames everything rr has left.
+func records(t *testing.T, rr *Reader) []Record {
+	t.Helper()
+	var got []Record
+	for {
+		rec, err := rr.Next()
+		if errors.Is(err, io.EOF) {
+			return got
+		}
+		require.NoError(t, err)
+		rec.Data, rec.Raw = bytes.Clone(rec.Data), bytes.Clone(rec.Raw)
+		got = append(got, rec)
+	}
+}
+
+// A Reader Reset for a second input frames it as a new Reader would, from
+// any state the first left it in: a pretty object cut short with a line
+// read ahead, a skipped record, a line without its newline; with its read
+// buffer of the size asked for, the same or another.
+func TestResetFramesAsANewReader(t *testing.T) {
+	firsts := map[string]string{
+		"read ahead":       "{\n  \"a\": 1,\n{\"b\":2}\n{}\n",
+		"skipped not JSON": "\x1b[31m" + strings.Repeat("noise ", 100) + "\n{}\n",
+		"too long":         `{"a":"` + strings.Repeat("x", 200) + "\"}\n",
+		"cut line":         "{}\n{\"type\":\"ass",
+	}
+	second := "\xef\xbb\xbf{\"c\":3}\n{\n  \"d\": [\n    4\n  ]\n}\ndata: {\"e\":5}\n" + `{"f":"` + strings.Repeat("y", 100) + "\"}\n{\"g\""
+	for name, first := range firsts {
+		for _, sizes := range [][2]int{{16, 16}, {0, 16}, {16, 0}} {
+			for _, records1 := range []int{1, 100} {
+				opt1 := Options{ReadSize: sizes[0], MaxLine: 150}
+				opt2 := Options{ReadSize: sizes[1]}
+				want := records(t, NewReader(strings.NewReader(second), opt2))
+
+				rr := NewReader(strings.NewReader(first), opt1)
+				for range records1 {
+					if _, err := rr.Next(); err != nil {
+						break
+					}
+				}
+				require.True(t, rr.Reset(strings.NewReader(second), opt2))
+				assert.Equal(t, want, records(t, rr), "%s, read sizes %v, %d records of the first", name, sizes, records1)
+				assert.Equal(t, strings.Count(second, "\n")+1, rr.Lines())
+			}
+		}
+	}
+}
+
+// Reset keeps the buffers it can: the read buffer of the size asked for,
+// and a line buffer; not the memory of a line longer than keepBuf.
+func TestResetKeepsMemoryButNotALongLine(t *testing.T) {
+	in := func() io.Reader { return strings.NewReader(`{"a":"` + strings.Repeat("x", 100) + "\"}\n") }
+	rr := NewReader(in(), Options{ReadSize: 64})
+	records(t, rr)
+	br, buf := rr.br, cap(rr.buf)
+	require.NotZero(t, buf, "a line longer than a read is gathered in the line buffer")
+	require.True(t, rr.Reset(in(), Options{ReadSize: 64}))
+	assert.Same(t, br, rr.br)
+	assert.Equal(t, buf, cap(rr.buf))
+	r := in()
+	assert.Zero(t, testing.AllocsPerRun(10, func() { rr.Reset(r, Options{ReadSize: 64}) }))
+
+	long := `{"a":"` + strings.Repeat("x", keepBuf) + "\"}\n"
+	rr = NewReader(strings.NewReader(long), Options{ReadSize: 64})
+	records(t, rr)
+	assert.False(t, rr.Reset(in(), Options{ReadSize: 64}), "a line longer than keepBuf was held")
+
+	huge := append([]byte(`"`), bytes.Repeat([]byte("x"), bigBuf+100)...)
+	rr = NewReader(io.MultiReader(bytes.NewReader(huge), strings.NewReader("\n{}\n")), Options{})
+	records(t, rr)
+	require.Less(t, cap(rr.buf), bigBuf, "the huge line's buffer is dropped already")
+	assert.False(t, rr.Reset(in(), Options{}), "a line past bigBuf was held")
+}

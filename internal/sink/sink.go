@@ -34,6 +34,28 @@ func New(out io.Writer, size int) *Sink {
 	return &Sink{out: out, size: size}
 }
 
+// NewBuffer is New, with buf's memory for the entries pending (what
+// another Sink's Release gave): dialogs written one after another (a
+// batch's files) need not each grow a buffer of their own.
+func NewBuffer(out io.Writer, size int, buf []byte) *Sink {
+	s := New(out, size)
+	s.buf = buf[:0]
+	return s
+}
+
+// Release hands over the memory of s's buffer, for NewBuffer, once
+// nothing is pending; s goes on with a buffer of its own. It returns nil
+// when entries are pending, and when the buffer grew past twice size (an
+// entry larger than size, built in place): that memory is not kept.
+func (s *Sink) Release() []byte {
+	if len(s.buf) > 0 || cap(s.buf) > 2*s.size {
+		return nil
+	}
+	buf := s.buf
+	s.buf = nil
+	return buf
+}
+
 // Write takes one whole entry. It returns the error of an earlier write
 // that failed: what is taken after a failure is dropped.
 func (s *Sink) Write(entry []byte) (int, error) {

@@ -90,3 +90,31 @@ func TestSinkCommitsEntriesBuiltInPlace(t *testing.T) {
 	assert.ErrorIs(t, s.Commit(append(s.Pending(), "h\n"...)), boom, "the first error stays")
 	assert.Empty(t, s.Pending(), "what is taken after a failure is dropped")
 }
+
+// A buffer handed over (Release, NewBuffer) carries its memory to the next
+// Sink and none of its entries; the Sink that released it goes on with a
+// buffer of its own. Pending entries, or a buffer grown past twice the
+// size, are not handed over.
+func TestSinkHandsItsBufferOn(t *testing.T) {
+	var w1, w2 writes
+	s1 := New(&w1, 8)
+	require.NoError(t, s1.Commit(append(s1.Pending(), "a\n"...)))
+	assert.Nil(t, s1.Release(), "an entry is pending")
+	require.NoError(t, s1.Flush())
+	buf := s1.Release()
+	require.NotNil(t, buf)
+	assert.Empty(t, buf)
+
+	s2 := NewBuffer(&w2, 8, buf)
+	require.NoError(t, s2.Commit(append(s2.Pending(), "b\n"...)))
+	assert.Same(t, &buf[:1][0], &s2.Pending()[0], "the memory is reused")
+	_, err := s1.Write([]byte("c\n"))
+	require.NoError(t, err)
+	require.NoError(t, s1.Flush())
+	require.NoError(t, s2.Flush())
+	assert.Equal(t, []string{"a\n", "c\n"}, w1.calls)
+	assert.Equal(t, []string{"b\n"}, w2.calls, "nothing of the first sink's entries")
+
+	require.NoError(t, s2.Commit(append(s2.Pending(), "ddddddddddddddddd\n"...))) // built in place past the size
+	assert.Nil(t, s2.Release(), "grown past twice the size")
+}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 // Clean's byte scan lets through only what the expression would not
 // change: every byte value alone, and C1 controls, clean alike either way.
 func TestCleanSkipsTheExpressionOnlyWhenItWouldChangeNothing(t *testing.T) {
+	controlRe := regexp.MustCompile(controlPattern)
 	for c := range 256 {
 		for _, s := range []string{"a" + string(rune(c)) + "b", "a" + string([]byte{byte(c)}) + "b"} {
 			want := strings.ReplaceAll(controlRe.ReplaceAllString(s, ""), "\t", "    ")

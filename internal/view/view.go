@@ -12,6 +12,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -37,6 +38,10 @@ const DefaultFold = 4
 type Renderer struct {
 	opt Options
 	md  *termmd.Renderer
+	// controls is controlPattern compiled, on first need: most text has
+	// no control character, and compiled at start-up it cost every
+	// command, not only view.
+	controls func() *regexp.Regexp
 }
 
 // New returns a Renderer.
@@ -47,7 +52,7 @@ func New(opt Options) *Renderer {
 	if opt.FoldLines <= 0 {
 		opt.FoldLines = DefaultFold
 	}
-	return &Renderer{opt: opt, md: termmd.New(opt.Color)}
+	return &Renderer{opt: opt, md: termmd.New(opt.Color), controls: sync.OnceValue(compileControls)}
 }
 
 // Render draws a whole dialog: its nodes in order, subagents nested, and
@@ -113,14 +118,14 @@ func (r *Renderer) Node(n *dialogread.Node) string {
 		if in := e.Init; in != nil {
 			for _, s := range []string{in.Agent, in.Model} {
 				if s != "" {
-					parts = append(parts, Clean(s))
+					parts = append(parts, r.clean(s))
 				}
 			}
 			if in.Task != "" {
-				parts = append(parts, "task "+Clean(in.Task))
+				parts = append(parts, "task "+r.clean(in.Task))
 			}
 			if in.CWD != "" {
-				parts = append(parts, Clean(in.CWD))
+				parts = append(parts, r.clean(in.CWD))
 			}
 		}
 		return head + "\n" + r.text(strings.Join(parts, " · "), n.Depth, "") + r.sep(n.Depth)
@@ -144,7 +149,7 @@ func (r *Renderer) Node(n *dialogread.Node) string {
 	case "complete":
 		return "" // the ending line says it, with the figures
 	}
-	return g + r.paint(dim, "? "+Clean(e.Type)) + "\n" + r.text(e.Content, n.Depth, dim) + r.sep(n.Depth)
+	return g + r.paint(dim, "? "+r.clean(e.Type)) + "\n" + r.text(e.Content, n.Depth, dim) + r.sep(n.Depth)
 }
 
 // sep is the blank line after a block, with the subagent guides.
@@ -169,7 +174,7 @@ func (r *Renderer) tool(n *dialogread.Node) string {
 	if args == nil && n.Result != nil {
 		args = n.Result.Args
 	}
-	name := Clean(e.Name)
+	name := r.clean(e.Name)
 	if name == "" {
 		name = "tool"
 	}
@@ -188,7 +193,7 @@ func (r *Renderer) tool(n *dialogread.Node) string {
 	if len(n.Children) > 0 && n.Result != nil { // still running (--follow): more may come
 		tail += " · " + plural(countNodes(n.Children), "subagent entry", "subagent entries")
 	}
-	summary := Clean(dialogread.ArgsSummary(args))
+	summary := r.clean(dialogread.ArgsSummary(args))
 	room := width - 2 - ansi.StringWidth(name) - 2 - ansi.StringWidth(tail)
 	if room < 8 {
 		room = 8
@@ -210,16 +215,16 @@ func (r *Renderer) diffs(files []editdiff.File, depth int) string {
 	width := max(r.opt.Width-2*depth-4, 10)
 	var b strings.Builder
 	for _, f := range files {
-		b.WriteString(g + "  " + r.paint(bold, ansi.Truncate(Clean(f.Kind+" "+f.Path), width, "…")) + "\n")
+		b.WriteString(g + "  " + r.paint(bold, ansi.Truncate(r.clean(f.Kind+" "+f.Path), width, "…")) + "\n")
 		for _, l := range f.Lines {
-			text, code := string(l.Op)+" "+Clean(l.Text), ""
+			text, code := string(l.Op)+" "+r.clean(l.Text), ""
 			switch l.Op {
 			case '+':
 				code = green
 			case '-':
 				code = red
 			case '@':
-				text, code = Clean(l.Text), cyan
+				text, code = r.clean(l.Text), cyan
 			}
 			b.WriteString(g + "  " + r.paint(code, ansi.Truncate(text, width, "…")) + "\n")
 		}
@@ -245,7 +250,7 @@ func (r *Renderer) SubagentEnd(n *dialogread.Node) string {
 	case "error":
 		icon, code, word = "✗", red, "failed"
 	}
-	line := r.guide(n.Depth) + r.paint(code, icon) + " " + r.paint(bold, Clean(n.Entry.Name)) + " " + word
+	line := r.guide(n.Depth) + r.paint(code, icon) + " " + r.paint(bold, r.clean(n.Entry.Name)) + " " + word
 	if d := n.Duration(); d > 0 {
 		line += r.paint(dim, " "+dialogread.FormatDuration(d))
 	}
@@ -277,7 +282,7 @@ func (r *Renderer) result(n *dialogread.Node) string {
 	default:
 		text = res.Result
 	}
-	lines := strings.Split(strings.TrimRight(Clean(text), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(r.clean(text), "\n"), "\n")
 	if len(lines) == 1 && strings.TrimSpace(lines[0]) == "" {
 		if res.Status == "error" {
 			return g + "  " + r.paint(red, "⎿ (error, no message)") + "\n"
@@ -319,7 +324,7 @@ func (r *Renderer) text(s string, depth int, code string) string {
 	g := r.guide(depth)
 	width := r.opt.Width - 2*depth - 2
 	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimRight(Clean(s), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(r.clean(s), "\n"), "\n") {
 		for _, w := range strings.Split(ansi.Wrap(l, max(width, 10), ""), "\n") {
 			b.WriteString(g + "  " + r.paint(code, strings.TrimRight(w, " ")) + "\n")
 		}
@@ -331,7 +336,7 @@ func (r *Renderer) text(s string, depth int, code string) string {
 func (r *Renderer) markdown(s string, depth int) string {
 	g := r.guide(depth)
 	var b strings.Builder
-	for _, l := range r.md.Render(Clean(s), max(r.opt.Width-2*depth-2, termmd.MinWidth)) {
+	for _, l := range r.md.Render(r.clean(s), max(r.opt.Width-2*depth-2, termmd.MinWidth)) {
 		if l == "" {
 			b.WriteString(strings.TrimRight(g, " ") + "\n")
 			continue
@@ -351,9 +356,9 @@ func (r *Renderer) Ending(s dialogread.Summary) string {
 	case "timeout", "running":
 		code = yellow
 	}
-	status := "■ " + Clean(s.Status)
+	status := "■ " + r.clean(s.Status)
 	if s.Reason != "" {
-		status += " (" + Clean(s.Reason) + ")"
+		status += " (" + r.clean(s.Reason) + ")"
 	}
 	parts := []string{plural(int(s.Turns), "turn", "turns"), dialogread.FormatDuration(s.Duration)}
 	if t := s.Tokens; t != nil {
@@ -399,14 +404,21 @@ func wrapJoined(line string, width int) string {
 	return ansi.Wrap(line, width, "·")
 }
 
-// controlRe matches what must not reach a terminal from the dialog: escape
-// sequences and C0/C1 controls other than newline and tab.
-var controlRe = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|\x1b[@-Z\\\\-_]?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u0080-\u009f]")
+// controlPattern matches what must not reach a terminal from the dialog:
+// escape sequences and C0/C1 controls other than newline and tab.
+const controlPattern = "\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|\x1b[@-Z\\\\-_]?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u0080-\u009f]"
+
+func compileControls() *regexp.Regexp { return regexp.MustCompile(controlPattern) }
 
 // Clean makes dialog text safe and legible on a terminal: escape sequences
 // and control characters are dropped, a carriage return keeps what was
-// written over it last, tabs become spaces.
-func Clean(s string) string {
+// written over it last, tabs become spaces. (A Renderer cleans with an
+// expression compiled once; Clean compiles it when s needs it.)
+func Clean(s string) string { return clean(s, compileControls) }
+
+func (r *Renderer) clean(s string) string { return clean(s, r.controls) }
+
+func clean(s string, controls func() *regexp.Regexp) string {
 	if strings.Contains(s, "\r") {
 		lines := strings.Split(s, "\n")
 		for i, l := range lines {
@@ -419,12 +431,12 @@ func Clean(s string) string {
 		s = strings.Join(lines, "\n")
 	}
 	if hasControl(s) {
-		s = controlRe.ReplaceAllString(s, "")
+		s = controls().ReplaceAllString(s, "")
 	}
 	return strings.ReplaceAll(s, "\t", "    ")
 }
 
-// hasControl reports whether s holds a byte controlRe could match: a C0
+// hasControl reports whether s holds a byte controlPattern could match: a C0
 // control other than newline and tab, DEL, or a C1 control (U+0080 to
 // U+009F, C2 80 to C2 9F). Most tool output has none, and a byte scan is
 // far cheaper than the regular expression over all of it.
