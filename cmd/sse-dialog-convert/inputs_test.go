@@ -309,3 +309,22 @@ func TestSourcesInArgumentOrder(t *testing.T) {
 		assert.Equal(t, one, list(jobs), "jobs %d", jobs)
 	}
 }
+
+// TestCompressedLongSSELine: a compressed file's read buffer is sized from
+// its (compressed) size; a Server-Sent Events line longer than that buffer
+// is still an event, as it is in the plain file.
+func TestCompressedLongSSELine(t *testing.T) {
+	dir := t.TempDir()
+	line := "data: " + `{"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"text","text":"` + strings.Repeat("x", 30000) + `"}]},"parent_tool_use_id":null}` + "\n\n"
+	plain, packed := filepath.Join(dir, "events.txt"), filepath.Join(dir, "events.txt.zst")
+	putFile(t, plain, []byte(line))
+	putFile(t, packed, zstdOf(t, []byte(line)))
+	require.Less(t, len(readFile(t, packed)), 16<<10, "smaller than the least read buffer")
+	code, want, errOut := runCLI(t, "", "-o", "-", "--clock", "0", "--cwd", "/w", plain)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, want, strings.Repeat("x", 30000))
+	code, got, errOut := runCLI(t, "", "-o", "-", "--clock", "0", "--cwd", "/w", packed)
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, errOut)
+	assert.True(t, want == got, "the same dialog as from the plain file (%d bytes, got %d)", len(want), len(got))
+}

@@ -197,9 +197,14 @@ func (rr *Reader) skipLine(chunk []byte, more bool, err error, problem string) e
 
 // cannotStartJSON reports whether a record's first byte, past a BOM and
 // white space, cannot start a JSON text (stderr noise, ANSI codes, binary
-// data). Only white space so far cannot tell.
+// data). Only white space so far cannot tell. A line of Server-Sent Events
+// is judged by its data (a `data:` line longer than the read buffer is an
+// event, not noise).
 func cannotStartJSON(b []byte) bool {
 	b = bytes.TrimLeft(trimBOM(b), " \t\r\n")
+	if rest, ok := bytes.CutPrefix(b, []byte("data:")); ok {
+		b = bytes.TrimLeft(rest, " \t\r\n")
+	}
 	if len(b) == 0 {
 		return false
 	}

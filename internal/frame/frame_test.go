@@ -86,6 +86,8 @@ func TestRecordFraming(t *testing.T) {
 		{"server-sent events", "event: message\ndata: {\"a\":1}\nid: 7\n\n: keep-alive\ndata:{}\r\nretry: 10\n",
 			[]gotRecord{{2, `{"a":1}`}, {4, ""}, {6, "{}"}}},
 		{"data: without an event", "data: not json\n", []gotRecord{{1, "not json"}}},
+		{"data: longer than the read buffer", "data: {\"a\":\"" + strings.Repeat("x", 40) + "\"}\n{}\n",
+			[]gotRecord{{1, `{"a":"` + strings.Repeat("x", 40) + `"}`}, {2, "{}"}}},
 		{"text that looks like a field is data", "eventual: x\n", []gotRecord{{1, "eventual: x"}}},
 	}
 	for _, tt := range tests {
