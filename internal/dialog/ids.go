@@ -1,6 +1,9 @@
 package dialog
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // idSet hands out tool ids that no other call of the dialog has, in memory
 // that does not grow with the number of calls: the first exactIDs ids are
@@ -18,7 +21,14 @@ type idSet struct {
 	// past exactIDs. A count is counted up where it stands: storing it
 	// again was a second map operation for every call Codex renames.
 	renamed map[string]*int
-	next    []byte // the renamed id being tried, src#k
+	// recorded is set once the renames are in exact or bloom too. Until
+	// then renamed is their only record: while no source id holds '#' and
+	// renamed was never forgotten, src#k is in use exactly when renamed
+	// counts it, and a rename needs neither a lookup nor an entry in the
+	// filter (each was a cache miss: 3% of converting a long Codex file,
+	// where most calls are renamed).
+	recorded bool
+	next     []byte // the renamed id being tried, src#k
 }
 
 const (
@@ -37,6 +47,9 @@ func (s *idSet) unique(src string) (base string, suffix idSuffix) {
 	if src == "" {
 		src = "tool"
 	}
+	if !s.recorded && strings.IndexByte(src, '#') >= 0 {
+		s.record() // src may be a rename counted only in renamed
+	}
 	// A source id renamed before is in use: the set never forgets. Codex
 	// reuses item_N in every process, so this spares most calls a lookup
 	// of the filter.
@@ -51,6 +64,9 @@ func (s *idSet) unique(src string) (base string, suffix idSuffix) {
 	}
 	for taken {
 		if s.renamed == nil || len(s.renamed) > exactIDs {
+			if s.renamed != nil && !s.recorded {
+				s.record() // renamed is forgotten: its renames go in the set
+			}
 			s.renamed = make(map[string]*int)
 			count = nil
 		}
@@ -60,11 +76,26 @@ func (s *idSet) unique(src string) (base string, suffix idSuffix) {
 		}
 		*count++
 		s.next = appendSuffix(append(s.next[:0], src...), *count+1)
-		taken = has(s, s.next)
+		taken = s.recorded && has(s, s.next)
 	}
-	add(s, s.next)
+	if s.recorded {
+		add(s, s.next)
+	}
 	suffix.n = uint8(copy(suffix.text[:], s.next[len(src):]))
 	return src, suffix
+}
+
+// record adds the renames counted in renamed to the set, and every rename
+// from now on: they can no longer be told from renamed alone.
+func (s *idSet) record() {
+	s.recorded = true
+	var id []byte
+	for src, n := range s.renamed {
+		for k := 2; k <= *n+1; k++ {
+			id = appendSuffix(append(id[:0], src...), k)
+			add(s, id)
+		}
+	}
 }
 
 // appendSuffix appends the suffix k of a renamed id.

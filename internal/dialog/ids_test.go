@@ -109,3 +109,42 @@ func TestBloomBitsIsFNV1a(t *testing.T) {
 		assert.Equal(t, bits, bbits, id)
 	}
 }
+
+// TestIDSetRenamesCountedOnly: renames are counted, not recorded in the
+// set, until a source id with '#' comes; then that id is told from the
+// renames handed out before it all the same.
+func TestIDSetRenamesCountedOnly(t *testing.T) {
+	var s idSet
+	for range 400 {
+		for i := range 12 {
+			idOf(&s, "item_"+strconv.Itoa(i))
+		}
+	}
+	assert.False(t, s.recorded)
+	assert.Len(t, s.exact, 12, "the renames are counted, not recorded")
+	assert.Equal(t, "item_3#5#2", idOf(&s, "item_3#5"), "a source id that is a rename handed out")
+	assert.True(t, s.recorded)
+	assert.Equal(t, "item_3#401", idOf(&s, "item_3"))
+	assert.Equal(t, "item_3#402", idOf(&s, "item_3#402"), "not handed out yet: kept")
+	assert.Equal(t, "item_3#403", idOf(&s, "item_3"), "and skipped by the next rename")
+}
+
+// FuzzIDSet: for any run of source ids (a small alphabet, with '#' and
+// empty ids), the ids handed out are all different, and the same as the
+// plain loop's over a set that records every id.
+func FuzzIDSet(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 0, 5, 0, 2, 2, 6, 0})
+	f.Add([]byte{3, 3, 3, 7, 3, 4, 4, 8})
+	f.Fuzz(func(t *testing.T, picks []byte) {
+		sources := []string{"a", "b", "", "item_0", "a#2", "a#3", "tool#2", "item_0#2", "a#2#2"}
+		var got, want idSet
+		seen := make(map[string]bool)
+		for _, p := range picks {
+			src := sources[int(p)%len(sources)]
+			id := idOf(&got, src)
+			require.Equal(t, plainUnique(&want, src), id, "source id %q", src)
+			require.False(t, seen[id], "id %q handed out twice", id)
+			seen[id] = true
+		}
+	})
+}
