@@ -190,13 +190,15 @@ func (o *convertOptions) jobCount() int {
 	return o.jobs
 }
 
-// sourceJobs is how many FILEs sources asks at a time: --jobs for a batch;
-// one for one dialog (its FILEs are few, and a stream's legs).
+// sourceJobs is how many FILEs sources asks at a time: --jobs for a batch,
+// but no more than there are CPUs (each asker holds a file open and a read
+// buffer of 256 KiB, and asking is mostly CPU work); one for one dialog (its
+// FILEs are few, and a stream's legs).
 func (o *convertOptions) sourceJobs() int {
 	if o.outDir == "" {
 		return 1
 	}
-	return o.jobCount()
+	return min(o.jobCount(), runtime.NumCPU())
 }
 
 // runBatch converts every source into its own dialog in o.outDir, --jobs

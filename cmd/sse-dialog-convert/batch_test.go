@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -493,4 +494,25 @@ func TestBatchWorkerConvertsEachFileAsAlone(t *testing.T) {
 	}
 	assert.Len(t, got, len(files))
 	assert.Equal(t, blocks.String(), log[:strings.LastIndex(strings.TrimSuffix(log, "\n"), "\n")+1], "each file's block of the log")
+}
+
+// TestSourceJobs: a batch asks its FILEs --jobs at a time, but no more than
+// there are CPUs (each asker holds a file and a 256 KiB buffer); one
+// dialog asks them one by one.
+func TestSourceJobs(t *testing.T) {
+	cpus := runtime.NumCPU()
+	for _, tt := range []struct {
+		outDir string
+		jobs   int
+		want   int
+	}{
+		{"", 8, 1},
+		{"d", 0, cpus},
+		{"d", 1, 1},
+		{"d", 10000, cpus},
+		{"d", 2, min(2, cpus)},
+	} {
+		o := convertOptions{outDir: tt.outDir, jobs: tt.jobs}
+		assert.Equal(t, tt.want, o.sourceJobs(), "--out-dir %q --jobs %d", tt.outDir, tt.jobs)
+	}
 }
