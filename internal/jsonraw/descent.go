@@ -86,6 +86,8 @@ func (d *descent) value(b []byte, i, depth int) int {
 
 // str checks the string literal at b[i]. A run of plain bytes up to the
 // closing quote, most strings, is read here; the rest by scanStringRest.
+// The run is plainRun's loop, written out: the call to plainRun cost 2% of
+// converting short Codex lines.
 func (d *descent) str(b []byte, i int) int {
 	j := i + 1
 	for j+8 <= len(b) {
@@ -209,6 +211,8 @@ func (d *descent) object(b []byte, i, depth int) int {
 	}
 }
 
+// array is object's loop for elements. Its first lines are object's: one
+// helper for both was not inlined, and cost 1% more instructions on Codex.
 func (d *descent) array(b []byte, i, depth int) int {
 	switch {
 	case depth >= d.maxDepth:
