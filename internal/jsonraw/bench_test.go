@@ -48,10 +48,6 @@ func objectLines(b *testing.B, globs ...string) [][]byte {
 // Event call.
 func BenchmarkWalk(b *testing.B) {
 	lines := benchLines(b)
-	n := 0
-	for _, l := range lines {
-		n += len(l)
-	}
 	var checker Checker
 	for _, c := range []struct {
 		name string
@@ -65,16 +61,26 @@ func BenchmarkWalk(b *testing.B) {
 		{"check", func(l []byte) { _ = checker.Check(l, 10000) }},
 		{"gjson-floor", func(l []byte) { _ = gjson.ValidBytes(l) }},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(n))
-			b.ReportAllocs()
-			for b.Loop() {
-				for _, l := range lines {
-					c.walk(l)
-				}
-			}
-		})
+		benchEachLine(b, c.name, lines, c.walk)
 	}
+}
+
+// benchEachLine runs f over every line as the benchmark name, counting
+// the lines' bytes.
+func benchEachLine(b *testing.B, name string, lines [][]byte, f func([]byte)) {
+	n := 0
+	for _, l := range lines {
+		n += len(l)
+	}
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, l := range lines {
+				f(l)
+			}
+		}
+	})
 }
 
 func visit(v Value) {
@@ -96,10 +102,6 @@ func BenchmarkCheck(b *testing.B) {
 		if len(lines) == 0 {
 			b.Skip("no ../shared/corpus: the real captures are not here")
 		}
-		n := 0
-		for _, l := range lines {
-			n += len(l)
-		}
 		var c Checker
 		for _, k := range []struct {
 			name string
@@ -113,14 +115,7 @@ func BenchmarkCheck(b *testing.B) {
 			}},
 			{"gjson", func(l []byte) { _ = gjson.ValidBytes(l) }},
 		} {
-			b.Run(format+"/"+k.name, func(b *testing.B) {
-				b.SetBytes(int64(n))
-				for b.Loop() {
-					for _, l := range lines {
-						k.run(l)
-					}
-				}
-			})
+			benchEachLine(b, format+"/"+k.name, lines, k.run)
 		}
 	}
 }
