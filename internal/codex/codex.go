@@ -14,6 +14,7 @@ package codex
 import (
 	"errors"
 	"hash/maphash"
+	"math"
 	"slices"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -204,6 +205,18 @@ type Adapter struct {
 	// and warnings, args for tool args, join for pieces of a result.
 	text, join jsonraw.Builder
 	args       jsonraw.ValueBuilder
+	// stateChk checks the JSON text an open call kept (a todo list's
+	// items, a legacy patch's changes) when its result needs it: one
+	// Checker for them all, not one made for each (parse).
+	stateChk jsonraw.Checker
+}
+
+// parse reads JSON text kept from an earlier event, with no depth limit
+// but memory; nothing for text that is not JSON. The value is valid until
+// the next parse.
+func (a *Adapter) parse(kept []byte) jsonraw.Value {
+	v, _ := a.stateChk.Value(kept, math.MaxInt)
+	return v
 }
 
 // New returns an Adapter writing to w.
@@ -544,7 +557,7 @@ func (a *Adapter) closeOpen(why string, ok bool) {
 	slices.SortFunc(left, func(x, y *openCall) int { return x.order - y.order })
 	for _, c := range left {
 		if c.kind == kindTodo && c.state != nil {
-			items, _ := jsonraw.Parse(c.state)
+			items := a.parse(c.state)
 			a.finish(c, a.checklist(items), !ok)
 			continue
 		}

@@ -234,13 +234,14 @@ func (a *Adapter) itemArgs(it *item, k kind) (key string, args jsonraw.Value) {
 func (a *Adapter) searchArgs(it *item) jsonraw.Value {
 	// The action of an item.started is a placeholder, {"type":"other"}.
 	action := !it.action.IsNull() && !it.action.Get("type").Is("other")
-	if it.query.Str() == "" && !action {
+	query := !it.query.Lit().IsEmpty() // a non-empty string, told without decoding it
+	if !query && !action {
 		return jsonraw.Value{}
 	}
 	b := &a.args
 	b.Reset()
 	b.BeginObject()
-	if it.query.Str() != "" {
+	if query {
 		b.Key("query")
 		b.Value(it.query)
 	}
@@ -289,7 +290,7 @@ func (a *Adapter) itemResult(it *item, k kind, c *openCall) (dialog.Text, bool) 
 	case kindTodo:
 		items := it.items
 		if items.IsNull() {
-			items, _ = jsonraw.Parse(c.state)
+			items = a.parse(c.state)
 		}
 		return a.checklist(items), false
 	case kindCollab:
@@ -439,12 +440,11 @@ func (a *Adapter) contentText(content jsonraw.Value) {
 			a.text.Lit(e.Value.Lit())
 			continue
 		}
-		var typ string
-		var text, data, mime, uri, resource jsonraw.Value
+		var kind, text, data, mime, uri, resource jsonraw.Value
 		for f := e.Value.Members(); f.Next(); {
 			switch string(f.Key) {
 			case "type":
-				typ = f.Value.Str()
+				kind = f.Value
 			case "text":
 				text = f.Value
 			case "data":
@@ -456,6 +456,10 @@ func (a *Adapter) contentText(content jsonraw.Value) {
 			case "resource":
 				resource = f.Value
 			}
+		}
+		var typ string
+		if !text.IsString() {
+			typ = kind.Str() // decoded only when the text says it: most content is text
 		}
 		switch {
 		case text.IsString():

@@ -330,7 +330,7 @@ func (a *Adapter) patchList(changes jsonraw.Value) jsonraw.Literal {
 // said (stderr, else stdout), else the list.
 func (a *Adapter) patchResult(m *legacyMsg, c *openCall) (dialog.Text, bool) {
 	ok := adapter.SuccessFlag(m.success)
-	state, _ := jsonraw.Parse(c.state)
+	state := a.parse(c.state)
 	if ok && !state.Lit().IsEmpty() {
 		return dialog.Lit(state.Lit()), false
 	}
