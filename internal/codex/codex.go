@@ -384,15 +384,11 @@ func (a *Adapter) fail(why jsonraw.Literal) {
 func (a *Adapter) supersede() {
 	switch {
 	case a.sum.Status == dialog.StatusError && a.hasWhy:
-		a.sum.Warnings++
-		a.text.Reset()
-		a.text.Text(dialog.WarningPrefix + "run failed: ")
-		a.text.Lit(a.why.Literal())
-		a.w.Message(dialog.Message{Content: dialog.Lit(a.text.Literal())})
+		a.notice("run failed: ", a.why.Literal())
 	case a.sum.Status == dialog.StatusError:
-		a.notice("run failed: ", dialog.Plain(a.sum.Message))
+		a.notice("run failed: "+a.sum.Message, jsonraw.Literal{})
 	case a.sum.Status == "" && a.active:
-		a.notice("run ended without a final event (interrupted or killed)", dialog.Plain(""))
+		a.notice("run ended without a final event (interrupted or killed)", jsonraw.Literal{})
 	}
 	a.sum.Status, a.sum.Message, a.sum.Reason = "", "", ""
 	a.active = false
@@ -401,21 +397,23 @@ func (a *Adapter) supersede() {
 
 // warning shows a non-fatal error of the stream (raw: its message).
 func (a *Adapter) warning(raw jsonraw.Value) {
-	a.sum.Warnings++
-	a.text.Reset()
-	a.text.Text(dialog.WarningPrefix)
 	if l := raw.Lit(); !l.IsEmpty() {
-		a.text.Lit(l)
-	} else {
-		a.text.Text("error")
+		a.notice("", l)
+		return
 	}
-	a.w.Message(dialog.Message{Content: dialog.Lit(a.text.Literal())})
+	a.notice("error", jsonraw.Literal{})
 }
 
-// notice is a warning the converter words itself.
-func (a *Adapter) notice(head string, detail dialog.Text) {
+// notice is a warning the converter words itself: head, then detail as the
+// input wrote it (copied, not decoded), if any.
+func (a *Adapter) notice(head string, detail jsonraw.Literal) {
 	a.sum.Warnings++
-	a.w.Message(dialog.Message{Content: dialog.Plain(dialog.WarningPrefix + head + detail.String())})
+	a.text.Reset()
+	a.text.Text(dialog.WarningPrefix + head)
+	if !detail.IsEmpty() {
+		a.text.Lit(detail)
+	}
+	a.w.Message(dialog.Message{Content: dialog.Lit(a.text.Literal())})
 }
 
 // output marks model output (a message, reasoning, a tool call). Codex
