@@ -141,18 +141,21 @@ type Adapter struct {
 	lineTS time.Time
 	hasTS  bool
 
-	model, cwd string
-	started    bool // the stream's header said all it knows of the model
-	metaDone   bool
-	waiting    []held
-	prompted   bool
-	body       bool
+	model, cwd   string
+	requestModel string // the model of the first API request, if no answer names one
+	started      bool   // the stream's header named the model
+	metaDone     bool
+	waiting      []held
+	prompted     bool
+	body         bool
 
 	seen       map[uuidKey]struct{}
 	msgs       map[string]*message
 	tools      map[string]*tool
 	sidechains map[uuidKey]string // inline sidechain line -> its Task call ("" untied)
 	tasks      []*task
+	filed      map[string]bool // Task/Agent calls whose subagent's own file is in the stream
+	command    *command        // a slash command typed, until the next line says if it reached the model
 
 	mainSeen bool // a main-thread message was seen
 	lone     bool // the stream is a subagent's own file
@@ -178,6 +181,7 @@ func New(w *dialog.Writer) *Adapter {
 		msgs:       make(map[string]*message),
 		tools:      make(map[string]*tool),
 		sidechains: make(map[uuidKey]string),
+		filed:      make(map[string]bool),
 		seed:       maphash.MakeSeed(),
 	}
 }
@@ -189,6 +193,7 @@ type line struct {
 	message, toolUseResult, timestamp, cwd, errv      jsonraw.Value
 	apiError, content, compactMeta, durationMS, model jsonraw.Value
 	inner, toolUseID                                  jsonraw.Value
+	data, parentToolUseID, attachment, params         jsonraw.Value
 }
 
 func readLine(v jsonraw.Value) line {
@@ -235,6 +240,14 @@ func readLine(v jsonraw.Value) line {
 			l.inner = m.Value
 		case "toolUseId":
 			l.toolUseID = m.Value
+		case "data":
+			l.data = m.Value
+		case "parentToolUseID":
+			l.parentToolUseID = m.Value
+		case "attachment":
+			l.attachment = m.Value
+		case "params":
+			l.params = m.Value
 		}
 	}
 	return l
@@ -251,15 +264,72 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		if a.cwd == "" {
 			a.cwd = l.cwd.Str()
 		}
-		a.started = true
+		// A header without a model (a subagent's file read alone: the
+		// first pass takes the model from main-thread lines only) says
+		// nothing init could not wait for.
+		a.started = a.model != ""
 		return nil
 	case typeSubagent:
 		if !l.inner.IsObject() {
 			return errNoLine
 		}
-		return a.line(readLine(l.inner), l.toolUseID.Str(), true)
+		toolUseID := l.toolUseID.Str()
+		if toolUseID != "" {
+			a.filed[toolUseID] = true
+		}
+		return a.line(readLine(l.inner), toolUseID, true)
 	}
 	return a.line(l, "", false)
+}
+
+// otherLine handles the lines of a session file that are not the
+// conversation's own (user, assistant, system): the subagent messages
+// copied as progress, and the lines naming the model.
+func (a *Adapter) otherLine(l line, typ string, wrapped bool) error {
+	switch typ {
+	case "progress":
+		if wrapped {
+			return nil // a nested subagent's copy: its own lines are in the stream
+		}
+		return a.progress(l)
+	case "attachment":
+		// 2.1.x: the model's identity, written before the first prompt.
+		if att := l.attachment; !wrapped && a.model == "" && att.Get("type").Is("model") {
+			a.model = att.Get("identity").Get("modelId").Str()
+		}
+	case "api-request":
+		// 2.1.x: the model each API request asked for. Kept only for
+		// when no answer and no attachment names the model: a request
+		// may be a side query's.
+		if !wrapped && a.requestModel == "" {
+			a.requestModel = l.params.Get("model").Str()
+		}
+	}
+	// Summaries, snapshots, queue operations, other progress and request
+	// logs: nothing of the conversation, and their times are not its
+	// times.
+	return nil
+}
+
+// progress handles a progress line of the session file. One of
+// data.type "agent_progress" (2.1.x) copies one message of a subagent
+// (data.message, with its own uuid) and names the subagent's call
+// (parentToolUseID). When the subagent's own file is in the stream, its
+// lines say the same and these are skipped; else they are the only record
+// of the subagent (a session copied without its subagents folder).
+func (a *Adapter) progress(l line) error {
+	if !l.data.Get("type").Is("agent_progress") {
+		return nil // hook and bash progress: nothing of the conversation
+	}
+	call := l.parentToolUseID.Str()
+	msg := l.data.Get("message")
+	if call == "" || !msg.IsObject() || a.filed[call] {
+		return nil
+	}
+	if a.tools[call] == nil {
+		return nil // a call not in this conversation (a rewound branch)
+	}
+	return a.line(readLine(msg), call, true)
 }
 
 // line handles one line of the session; a line of a subagent's file comes
@@ -269,9 +339,7 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 	switch typ {
 	case "user", "assistant", "system":
 	default:
-		// Summaries, snapshots, queue operations, request logs: nothing
-		// of the conversation, and their times are not its times.
-		return nil
+		return a.otherLine(l, typ, wrapped)
 	}
 	if t, ok := adapter.Time(l.timestamp); ok {
 		a.w.SourceTime(t)
@@ -303,6 +371,9 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 	}
 	if wrapped && parent == "" {
 		return nil
+	}
+	if parent == "" {
+		a.commandFate(l, typ)
 	}
 	switch typ {
 	case "assistant":
@@ -393,7 +464,11 @@ func (a *Adapter) ensureMeta() {
 	if len(a.waiting) > 0 && !a.waiting[0].ts.IsZero() {
 		a.w.SourceTime(a.waiting[0].ts)
 	}
-	a.w.Meta(dialog.Meta{Model: a.model, CWD: a.cwd, Agent: Agent})
+	model := a.model
+	if model == "" {
+		model = a.requestModel
+	}
+	a.w.Meta(dialog.Meta{Model: model, CWD: a.cwd, Agent: Agent})
 	waiting := a.waiting
 	a.waiting = nil
 	for _, h := range waiting {
@@ -419,6 +494,17 @@ func (a *Adapter) notice(text, parent string) {
 	a.entry()
 	a.warnings++
 	a.w.Message(dialog.Message{Content: dialog.Plain(dialog.WarningPrefix + text), Parent: parent})
+}
+
+// Finish writes what waited for a line that never came: a slash command
+// last in the input (nothing says it stayed in the CLI, so it is the
+// user's turn), and prompts held for a model no line named (init then
+// says the model is unknown).
+func (a *Adapter) Finish() {
+	a.settleCommand(true)
+	if len(a.waiting) > 0 {
+		a.ensureMeta()
+	}
 }
 
 // Summary returns what the complete entry should say.

@@ -28,6 +28,7 @@ type source struct {
 	agentID  string
 	toolID   string
 	seen     map[uuidKey]struct{} // a subagent file's uuids, for dedupe
+	filed    map[string]bool      // the session file: calls whose subagent's file is a source
 	lastTime time.Time
 
 	// the next record to write, borrowed from fr
@@ -72,10 +73,25 @@ func (s *source) advance() error {
 // keep says whether a line goes into the stream: a line of the
 // conversation (user, assistant, system) the first pass included, once.
 func (s *source) keep(v jsonraw.Value) bool {
+	progress := false
 	switch string(v.Get("type").Body()) {
 	case "user", "assistant", "system":
+	case "attachment", "api-request":
+		// The lines naming the model (2.1.x), for a session with no answer.
+		if !s.isMain {
+			return false
+		}
+	case "progress":
+		// A subagent's message copied into the session file (2.1.x):
+		// the only record of it when its own file is not in the stream.
+		if !s.isMain || !v.Get("data").Get("type").Is("agent_progress") || s.filed[v.Get("parentToolUseID").Str()] {
+			return false
+		}
+		// Not on the conversation's parentUuid chain (progress lines
+		// branch off it): the adapter keeps those whose call it has seen.
+		progress = true
 	default:
-		return false // metadata, snapshots, summaries, request logs
+		return false // metadata, snapshots, summaries, other progress
 	}
 	k, ok := keyOf(v.Get("uuid"))
 	if !ok {
@@ -83,7 +99,7 @@ func (s *source) keep(v jsonraw.Value) bool {
 	}
 	if s.isMain {
 		i, known := s.index[k]
-		if !known || !s.inc.has(i) || s.emitted.has(i) {
+		if !known || !s.inc.has(i) && !progress || s.emitted.has(i) {
 			return false
 		}
 		s.emitted.set(i)
@@ -98,10 +114,27 @@ func (s *source) keep(v jsonraw.Value) bool {
 
 // merged is the stream: a header line, then the sources' records by time.
 type merged struct {
-	srcs []*source
-	out  []byte
-	off  int
-	err  error
+	srcs    []*source
+	out     []byte
+	off     int
+	err     error
+	started bool
+}
+
+// noteFiled tells the session file's source which calls have their
+// subagent's file among the sources: their progress copies are skipped.
+func (m *merged) noteFiled() {
+	for _, s := range m.srcs {
+		if !s.isMain {
+			continue
+		}
+		s.filed = make(map[string]bool)
+		for _, a := range m.srcs {
+			if !a.isMain && a.toolID != "" {
+				s.filed[a.toolID] = true
+			}
+		}
+	}
 }
 
 func (m *merged) Read(p []byte) (int, error) {
@@ -120,6 +153,10 @@ func (m *merged) Read(p []byte) (int, error) {
 // next writes the earliest ready record into out; ties go to the session
 // file, then to the subagents in the order given.
 func (m *merged) next() error {
+	if !m.started {
+		m.started = true
+		m.noteFiled()
+	}
 	best := -1
 	for i, s := range m.srcs {
 		if err := s.advance(); err != nil {
