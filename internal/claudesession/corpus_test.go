@@ -175,6 +175,13 @@ type sessionLine struct {
 		Usage      map[string]any  `json:"usage"`
 	} `json:"message"`
 	ToolUseResult json.RawMessage `json:"toolUseResult"`
+	// progress lines (2.1.x): a subagent's message copied into the
+	// session file, under its call.
+	Data struct {
+		Type    string          `json:"type"`
+		Message json.RawMessage `json:"message"`
+	} `json:"data"`
+	ParentToolUseID string `json:"parentToolUseID"`
 	ModelUsage    map[string]struct {
 		Input      int64 `json:"inputTokens"`
 		Output     int64 `json:"outputTokens"`
@@ -297,7 +304,39 @@ func expectFrom(t *testing.T, session string, agentFiles []string) expected {
 	taskByPrompt := map[string]string{}
 	sideOwner := map[string]string{}
 	lastMain := sessionLine{}
+	// A slash command is the user's turn unless the next user or
+	// assistant line of the main thread is its output in the CLI.
+	command := false
+	settle := func(l sessionLine) {
+		if !command || l.IsSidechain || l.Type != "user" && l.Type != "assistant" {
+			return
+		}
+		text := ""
+		if bs := l.blocks(); len(bs) > 0 && l.Type == "user" {
+			text = strings.TrimSpace(bs[0].Text)
+		}
+		if strings.HasPrefix(text, "<local-command-caveat>") || strings.HasPrefix(text, "Caveat: The messages below") {
+			return
+		}
+		command = false
+		if !strings.HasPrefix(text, "<local-command-stdout>") && !strings.HasPrefix(text, "<local-command-stderr>") {
+			w.prompts++
+		}
+	}
+	filed := map[string]bool{} // calls whose subagent's own file is read
+	if len(agentFiles) > 0 {
+		for _, id := range agentCalls(t, main, agentFiles) {
+			filed[id] = true
+		}
+	}
 	for _, l := range main {
+		settle(l)
+		if l.Type == "progress" && l.Data.Type == "agent_progress" && !filed[l.ParentToolUseID] {
+			var inner sessionLine
+			require.NoError(t, json.Unmarshal(l.Data.Message, &inner))
+			count(inner, l.ParentToolUseID)
+			continue
+		}
 		if l.Type == "cost-state" && l.ModelUsage != nil {
 			w.ownTotal = map[string]int64{"in": 0, "out": 0}
 			for _, m := range l.ModelUsage {
@@ -340,6 +379,9 @@ func expectFrom(t *testing.T, session string, agentFiles []string) expected {
 		if l.Type == "user" && !l.IsSidechain && !l.IsMeta && !l.CompactSummary && !l.TranscriptOnly {
 			var texts []string
 			for _, b := range l.blocks() {
+				if b.Type == "text" && strings.Contains(b.Text, "<command-name>") {
+					command = true
+				}
 				if b.Type == "text" && !notPrompt(b.Text) {
 					texts = append(texts, b.Text)
 				}
@@ -350,35 +392,14 @@ func expectFrom(t *testing.T, session string, agentFiles []string) expected {
 		}
 		count(l, parent)
 	}
-	// Subagent files: tied by .meta.json toolUseId or by the result that
-	// names the agent.
-	byAgent := map[string]string{}
-	for _, l := range main {
-		var tur struct {
-			AgentID string `json:"agentId"`
-		}
-		if json.Unmarshal(l.ToolUseResult, &tur) == nil && tur.AgentID != "" {
-			for _, b := range l.blocks() {
-				if b.Type == "tool_result" {
-					byAgent[tur.AgentID] = b.ToolUseID
-				}
-			}
-		}
+	if command {
+		w.prompts++ // a command last in the file: nothing says it stayed in the CLI
 	}
-	for _, af := range agentFiles {
-		stem := strings.TrimSuffix(filepath.Base(af), ".jsonl")
-		id := byAgent[strings.TrimPrefix(stem, "agent-")]
-		if meta, err := os.ReadFile(filepath.Join(filepath.Dir(af), stem+".meta.json")); err == nil {
-			var m struct {
-				ToolUseID string `json:"toolUseId"`
-			}
-			require.NoError(t, json.Unmarshal(meta, &m))
-			id = m.ToolUseID
-		}
+	for i, id := range agentCalls(t, main, agentFiles) {
 		if id == "" {
 			continue // a warm-up agent: no call
 		}
-		for _, l := range lines(t, af) {
+		for _, l := range lines(t, agentFiles[i]) {
 			count(l, id)
 		}
 	}
@@ -408,6 +429,37 @@ func expectFrom(t *testing.T, session string, agentFiles []string) expected {
 		w.status = "success"
 	}
 	return w
+}
+
+// agentCalls returns the call each subagent file runs under ("" none):
+// tied by its .meta.json toolUseId or by the result that names the agent.
+func agentCalls(t *testing.T, main []sessionLine, agentFiles []string) []string {
+	byAgent := map[string]string{}
+	for _, l := range main {
+		var tur struct {
+			AgentID string `json:"agentId"`
+		}
+		if json.Unmarshal(l.ToolUseResult, &tur) == nil && tur.AgentID != "" {
+			for _, b := range l.blocks() {
+				if b.Type == "tool_result" {
+					byAgent[tur.AgentID] = b.ToolUseID
+				}
+			}
+		}
+	}
+	ids := make([]string, len(agentFiles))
+	for i, af := range agentFiles {
+		stem := strings.TrimSuffix(filepath.Base(af), ".jsonl")
+		ids[i] = byAgent[strings.TrimPrefix(stem, "agent-")]
+		if meta, err := os.ReadFile(filepath.Join(filepath.Dir(af), stem+".meta.json")); err == nil {
+			var m struct {
+				ToolUseID string `json:"toolUseId"`
+			}
+			require.NoError(t, json.Unmarshal(meta, &m))
+			ids[i] = m.ToolUseID
+		}
+	}
+	return ids
 }
 
 // anyOpen reports whether a call of the main thread has no result.
