@@ -182,7 +182,7 @@ type sessionLine struct {
 		Message json.RawMessage `json:"message"`
 	} `json:"data"`
 	ParentToolUseID string `json:"parentToolUseID"`
-	ModelUsage    map[string]struct {
+	ModelUsage      map[string]struct {
 		Input      int64 `json:"inputTokens"`
 		Output     int64 `json:"outputTokens"`
 		CacheRead  int64 `json:"cacheReadInputTokens"`
