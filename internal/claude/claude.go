@@ -15,7 +15,11 @@
 //     skipped: it repeats the Agent/Task call's args.prompt. Skill bodies
 //     injected as user text (isSynthetic) are skipped too.
 //   - The first replayed user message (isReplay, --replay-user-messages) is
-//     the prompt, unless one is known already; later ones are skipped.
+//     the prompt, unless one is known already; later ones are skipped. A
+//     replayed slash command is the command as typed ("/name args", not
+//     its tags), unless the next replay is its output in the CLI
+//     (<local-command-stdout>: /clear, /cost never reach the model); such
+//     output is no prompt either.
 //   - Synthetic assistant messages (model "<synthetic>": API errors, local
 //     command output) are shown as messages, unchanged, but are not turns;
 //     those with a top-level error count as warnings, as do system/api_retry.
@@ -32,6 +36,7 @@ import (
 	"hash/maphash"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
@@ -121,12 +126,14 @@ func Detect(ev adapter.Event) adapter.Claim {
 type Adapter struct {
 	w *dialog.Writer
 
-	initSeen bool   // init is written, or its data is known
-	waitInit bool   // a system/init without a model waits for an answer's
-	initCWD  string // the cwd of that system/init
-	agent    string // init.data.agent: claude-code, or a compatible CLI's name
-	prompted bool   // the first replayed user message was seen
-	boundary bool   // Qwen Code: the next main-thread output is a new turn
+	initSeen bool      // init is written, or its data is known
+	waitInit bool      // a system/init without a model waits for an answer's
+	initCWD  string    // the cwd of that system/init
+	agent    string    // init.data.agent: claude-code, or a compatible CLI's name
+	prompted bool      // the first replayed user message was seen
+	command  *command  // a replayed slash command, until the next event says if it reached the model
+	lineTS   time.Time // the current line's timestamp (zero: none)
+	boundary bool      // Qwen Code: the next main-thread output is a new turn
 
 	msgs      recent[*message]  // by message.id, the most recent ones
 	forgotten Usage             // the usage of messages msgs no longer holds
@@ -251,8 +258,10 @@ func (a *Adapter) Event(e adapter.Event) error {
 			ev.session = m.Value
 		}
 	}
+	a.lineTS = time.Time{}
 	if t, ok := adapter.Time(ev.timestamp); ok {
 		a.w.SourceTime(t)
+		a.lineTS = t
 	}
 	switch string(ev.typ.Body()) {
 	case "system":
@@ -343,6 +352,7 @@ func (a *Adapter) assistant(ev *event) error {
 	case a.waitInit:
 		a.meta(jsonraw.Value{})
 	}
+	a.settleCommand(true) // an answer: the command reached the model
 	parent := ev.parent.Str()
 	key := msgKey(id, ev.uuid)
 	ms := a.lookup(key)
@@ -449,6 +459,9 @@ func (a *Adapter) user(ev *event) error {
 	}
 	content := ev.message.Get("content")
 	isReplay := ev.replay.IsTrue() || a.echoesPrompt(ev)
+	if isReplay && ev.parent.IsNull() && a.replayedCommand(content) {
+		return nil
+	}
 	replay := isReplay && !a.prompted
 	if isReplay {
 		a.prompted = true
@@ -530,6 +543,7 @@ func (a *Adapter) partial(ev *event) {
 // result records a result event: is_error decides (anything but false or
 // null is an error); without it, the subtype does.
 func (a *Adapter) result(ev *event) {
+	a.settleCommand(true)
 	isErr := adapter.FailureFlag(ev.isError)
 	subtype := ev.subtype.Str()
 	if ev.isError.IsNull() {

@@ -2,6 +2,10 @@ package claude
 
 import (
 	"strings"
+	"time"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // Slash commands. When the user types a slash command, Claude Code writes
@@ -62,3 +66,70 @@ func tagged(text, tag string) (string, bool) {
 	}
 	return rest[:j], true
 }
+
+// replayedCommand handles a replayed user message of the main thread
+// that is a slash command's tags or a local command's output, and
+// reports whether it was one. The command is kept until the next event
+// says whether it reached the model; the output drops it.
+func (a *Adapter) replayedCommand(content jsonraw.Value) bool {
+	text := content
+	if content.IsArray() {
+		for e := content.Elements(); e.Next(); {
+			if e.Value.Get("type").Is("text") {
+				text = e.Value.Get("text")
+				break
+			}
+		}
+	}
+	if !text.IsString() {
+		return false
+	}
+	s := text.Str()
+	if IsLocalCommandOutput(s) {
+		a.settleCommand(false)
+		return true
+	}
+	typed, ok := SlashCommand(s)
+	if !ok {
+		return false
+	}
+	a.settleCommand(true)
+	a.command = &command{typed: typed, ts: a.lineTS}
+	return true
+}
+
+// command is a replayed slash command: what the user typed, and when.
+type command struct {
+	typed string
+	ts    time.Time // zero: the line had no timestamp
+}
+
+// settleCommand writes the kept slash command as the prompt (unless one is
+// known), at its own line's time, or drops it (prompt false).
+func (a *Adapter) settleCommand(prompt bool) {
+	c := a.command
+	if c == nil {
+		return
+	}
+	a.command = nil
+	if !prompt || a.prompted {
+		return
+	}
+	a.prompted = true
+	if !c.ts.IsZero() {
+		a.w.SourceTime(c.ts)
+	}
+	if a.waitInit {
+		a.meta(jsonraw.Value{})
+	}
+	a.w.StreamPrompt(dialog.Plain(c.typed))
+	// Back to the current line's time.
+	a.w.BeginLine()
+	if !a.lineTS.IsZero() {
+		a.w.SourceTime(a.lineTS)
+	}
+}
+
+// Finish writes a replayed slash command last in the stream: nothing says
+// it stayed in the CLI.
+func (a *Adapter) Finish() { a.settleCommand(true) }
