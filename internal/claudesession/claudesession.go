@@ -154,8 +154,7 @@ type Adapter struct {
 	tools      map[string]*tool
 	sidechains map[uuidKey]string // inline sidechain line -> its Task call ("" untied)
 	tasks      []*task
-	filed      map[string]bool // Task/Agent calls whose subagent's own file is in the stream
-	command    *command        // a slash command typed, until the next line says if it reached the model
+	command    *command // a slash command typed, until the next line says if it reached the model
 
 	mainSeen bool // a main-thread message was seen
 	lone     bool // the stream is a subagent's own file
@@ -181,7 +180,6 @@ func New(w *dialog.Writer) *Adapter {
 		msgs:       make(map[string]*message),
 		tools:      make(map[string]*tool),
 		sidechains: make(map[uuidKey]string),
-		filed:      make(map[string]bool),
 		seed:       maphash.MakeSeed(),
 	}
 }
@@ -273,11 +271,7 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		if !l.inner.IsObject() {
 			return errNoLine
 		}
-		toolUseID := l.toolUseID.Str()
-		if toolUseID != "" {
-			a.filed[toolUseID] = true
-		}
-		return a.line(readLine(l.inner), toolUseID, true)
+		return a.line(readLine(l.inner), l.toolUseID.Str(), true)
 	}
 	return a.line(l, "", false)
 }
@@ -314,16 +308,17 @@ func (a *Adapter) otherLine(l line, typ string, wrapped bool) error {
 // progress handles a progress line of the session file. One of
 // data.type "agent_progress" (2.1.x) copies one message of a subagent
 // (data.message, with its own uuid) and names the subagent's call
-// (parentToolUseID). When the subagent's own file is in the stream, its
-// lines say the same and these are skipped; else they are the only record
-// of the subagent (a session copied without its subagents folder).
+// (parentToolUseID): the only record of the subagent when a session is
+// copied without its subagents folder. When the subagent's own file is in
+// the stream, the stream holds no copies of its messages (OpenSession
+// leaves them out), so each message comes once.
 func (a *Adapter) progress(l line) error {
 	if !l.data.Get("type").Is("agent_progress") {
 		return nil // hook and bash progress: nothing of the conversation
 	}
 	call := l.parentToolUseID.Str()
 	msg := l.data.Get("message")
-	if call == "" || !msg.IsObject() || a.filed[call] {
+	if call == "" || !msg.IsObject() {
 		return nil
 	}
 	if a.tools[call] == nil {
