@@ -73,14 +73,17 @@ func (s *source) advance() error {
 // keep says whether a line goes into the stream: a line of the
 // conversation (user, assistant, system) the first pass included, once.
 func (s *source) keep(v jsonraw.Value) bool {
-	progress := false
+	offChain := false
 	switch string(v.Get("type").Body()) {
 	case "user", "assistant", "system":
 	case "attachment", "api-request":
-		// The lines naming the model (2.1.x), for a session with no answer.
-		if !s.isMain {
+		// The lines naming the model (2.1.x), for a session with no
+		// answer. Attachments come before the first prompt, off the
+		// conversation's parentUuid chain (the prompt is a root).
+		if !s.isMain || v.Get("type").Is("attachment") && !v.Get("attachment").Get("type").Is("model") {
 			return false
 		}
+		offChain = true
 	case "progress":
 		// A subagent's message copied into the session file (2.1.x):
 		// the only record of it when its own file is not in the stream.
@@ -89,7 +92,7 @@ func (s *source) keep(v jsonraw.Value) bool {
 		}
 		// Not on the conversation's parentUuid chain (progress lines
 		// branch off it): the adapter keeps those whose call it has seen.
-		progress = true
+		offChain = true
 	default:
 		return false // metadata, snapshots, summaries, other progress
 	}
@@ -99,7 +102,7 @@ func (s *source) keep(v jsonraw.Value) bool {
 	}
 	if s.isMain {
 		i, known := s.index[k]
-		if !known || !s.inc.has(i) && !progress || s.emitted.has(i) {
+		if !known || !s.inc.has(i) && !offChain || s.emitted.has(i) {
 			return false
 		}
 		s.emitted.set(i)
