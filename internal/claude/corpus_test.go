@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -299,4 +300,77 @@ func checkAgainstSource(t *testing.T, e expected, d readout) {
 	if e.duration > 0 {
 		assert.Equal(t, e.duration, c.DurationMS, "duration_ms")
 	}
+}
+
+// TestCorpusSlashCommandPrompts: in every capture, a prompt is never a
+// slash command's tags or a local command's output; a replayed command
+// followed by anything but its output in the CLI is the prompt as typed.
+// The expected text comes from regular expressions over the source.
+func TestCorpusSlashCommandPrompts(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
+	if len(files) == 0 {
+		t.Skipf("no captures in %s (the shared corpus is not checked out here)", corpusDir)
+	}
+	name := regexp.MustCompile(`<command-name>/?([^<]*)</command-name>`)
+	args := regexp.MustCompile(`<command-args>([^<]*(?:<[^/][^<]*)*)</command-args>`)
+	commands := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		// The replayed user texts of the main thread, in order.
+		var replays []string
+		for line := range strings.Lines(string(src)) {
+			var l struct {
+				Type    string  `json:"type"`
+				Replay  bool    `json:"isReplay"`
+				Parent  *string `json:"parent_tool_use_id"`
+				Message struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"message"`
+			}
+			if json.Unmarshal([]byte(line), &l) != nil || l.Type != "user" || !l.Replay || l.Parent != nil {
+				continue
+			}
+			var s string
+			if json.Unmarshal(l.Message.Content, &s) != nil {
+				var bs []struct{ Text string }
+				_ = json.Unmarshal(l.Message.Content, &bs)
+				if len(bs) > 0 {
+					s = bs[0].Text
+				}
+			}
+			replays = append(replays, s)
+		}
+		want := ""
+		for i, r := range replays {
+			m := name.FindStringSubmatch(r)
+			if m == nil {
+				continue
+			}
+			if i+1 < len(replays) && strings.HasPrefix(strings.TrimSpace(replays[i+1]), "<local-command-") {
+				continue // stayed in the CLI
+			}
+			want = "/" + strings.TrimSpace(m[1])
+			if a := args.FindStringSubmatch(r); a != nil && strings.TrimSpace(a[1]) != "" {
+				want += " " + strings.TrimSpace(a[1])
+			}
+			commands++
+			break
+		}
+		out, _ := runPipeline(t, string(src))
+		var prompts []string
+		for line := range strings.Lines(out) {
+			var e entry
+			require.NoError(t, json.Unmarshal([]byte(line), &e))
+			if e.Type == "prompt" {
+				prompts = append(prompts, e.Content)
+				assert.NotContains(t, e.Content, "<command-", f)
+				assert.NotContains(t, e.Content, "<local-command-", f)
+			}
+		}
+		if want != "" {
+			assert.Equal(t, []string{want}, prompts, f)
+		}
+	}
+	assert.Positive(t, commands, "captures with a replayed slash command")
 }
