@@ -31,9 +31,23 @@
 //     repeats, byte for byte, an earlier block of the same message.id is
 //     dropped (a resumed session copies history).
 //   - The user's turns are prompts: the first is the task's, each later one
-//     a prompt entry where it was said. Tool results, isMeta lines,
-//     compaction summaries, slash-command and hook lines, task
-//     notifications and system reminders are not.
+//     a prompt entry where it was said. Tool results, isMeta lines (a slash
+//     command's expansion among them), compaction summaries, hook lines,
+//     task notifications and system reminders are not.
+//   - A slash command is the user's turn as typed: "/name args" from its
+//     <command-name> and <command-args> tags, at its line's time. It is
+//     written when the next main-thread user or assistant line shows it
+//     reached the model; when that line is its output in the CLI
+//     (<local-command-stdout>: /clear, /model, /cost) it is none. One last
+//     in the input is written at the end.
+//   - A subagent whose messages the session file copies as progress lines
+//     (data.type agent_progress, 2.1.x) has its entries built from them,
+//     under parentToolUseID, each message once by uuid, when its own file
+//     is not read; when it is, the copies are left out.
+//   - The model: the header's (the first main-thread answer's), else the
+//     first answer's, else the 2.1.x model attachment's; an api-request
+//     line's params.model only when none of these says it by the time init
+//     is written (a request may be a side query's).
 //   - "[Request interrupted by user…]" is a warning; when nothing follows
 //     it, the dialog ends in error, reason interrupted.
 //   - No result line exists: the ending is success when the last
