@@ -44,10 +44,11 @@
 //     (data.type agent_progress, 2.1.x) has its entries built from them,
 //     under parentToolUseID, each message once by uuid, when its own file
 //     is not read; when it is, the copies are left out.
-//   - The model: the header's (the first main-thread answer's), else the
-//     first answer's, else the 2.1.x model attachment's; an api-request
-//     line's params.model only when none of these says it by the time init
-//     is written (a request may be a side query's).
+//   - The model: the first named by the header (the first main-thread
+//     answer's, two passes), the 2.1.x model attachment or an answer; an
+//     api-request line's params.model only when none of these has named
+//     it by the time init is written (a request may be a side query's).
+//     None: unknown.
 //   - "[Request interrupted by user…]" is a warning; when nothing follows
 //     it, the dialog ends in error, reason interrupted.
 //   - No result line exists: the ending is success when the last
