@@ -162,9 +162,9 @@ const (
 // message is what the adapter remembers of one API message.
 type message struct {
 	usage  Usage
-	blocks []uint64 // hashes of the blocks shown, to drop repeats
-	turn   bool     // counted as a turn
-	seen   bool     // an assistant line had it (not only stream events)
+	blocks Shown // the blocks shown, to drop repeats
+	turn   bool  // counted as a turn
+	seen   bool  // an assistant line had it (not only stream events)
 }
 
 // tool is what the adapter remembers of one source tool id.
@@ -374,31 +374,18 @@ func (a *Adapter) assistant(ev *event) error {
 		}
 	}
 	if content.IsString() {
-		if a.fresh(ms, content) {
+		if ms.blocks.Fresh(a.seed, content) {
 			a.w.Message(dialog.Message{Content: dialog.Lit(content.Lit()), Parent: parent})
 		}
 		return nil
 	}
 	for e := content.Elements(); e.Next(); {
-		if !a.fresh(ms, e.Value) {
+		if !ms.blocks.Fresh(a.seed, e.Value) {
 			continue
 		}
 		a.block(e.Value, parent)
 	}
 	return nil
-}
-
-// fresh reports whether block b has not been shown for message ms yet, and
-// remembers it.
-func (a *Adapter) fresh(ms *message, b jsonraw.Value) bool {
-	h := maphash.Bytes(a.seed, b.Bytes())
-	for _, x := range ms.blocks {
-		if x == h {
-			return false
-		}
-	}
-	ms.blocks = append(ms.blocks, h)
-	return true
 }
 
 // block converts one content block of an assistant message.
@@ -416,7 +403,7 @@ func (a *Adapter) block(b jsonraw.Value, parent string) {
 	default:
 		// Results of server tools (web_search_tool_result, …) arrive in the
 		// assistant's own content and close their server_tool_use.
-		if blk.ToolUseID.Exists() && strings.HasSuffix(string(blk.Type.Body()), "_tool_result") {
+		if blk.IsToolResult() {
 			out, failed := a.lit.Result(blk.Content)
 			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
 		}
@@ -498,16 +485,10 @@ func (a *Adapter) user(ev *event) error {
 	return nil
 }
 
-// toolResult ends a call from a tool_result block. Success or failure comes
-// from is_error alone (absent is false); tool_use_result only fills in the
-// text when the content is empty.
+// toolResult ends a call from a tool_result block.
 func (a *Adapter) toolResult(b, toolUseResult jsonraw.Value, parent string) {
-	blk := ParseBlock(b)
-	out, _ := a.lit.Result(blk.Content)
-	if out.IsEmpty() && toolUseResult.Exists() {
-		out = a.lit.BashOutput(toolUseResult)
-	}
-	a.endTool(blk.ToolUseID.Str(), out, adapter.FailureFlag(blk.IsError), parent)
+	id, out, isError := a.lit.ToolResult(b, toolUseResult)
+	a.endTool(id, out, isError, parent)
 }
 
 // partial reads the usage of --include-partial-messages stream events; their

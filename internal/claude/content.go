@@ -2,7 +2,9 @@ package claude
 
 import (
 	"bytes"
+	"hash/maphash"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
@@ -313,4 +315,43 @@ func ParseBlock(b jsonraw.Value) Block {
 		}
 	}
 	return blk
+}
+
+// Shown holds the hashes of the content blocks of one API message already
+// shown. A block repeated byte for byte (one message split over several
+// lines, history a resumed session copies) is shown once. Both Claude
+// formats (the stream here, the session files in internal/claudesession)
+// keep one per message.id.
+type Shown []uint64
+
+// Fresh reports whether block b is not in s yet, and adds it.
+func (s *Shown) Fresh(seed maphash.Seed, b jsonraw.Value) bool {
+	h := maphash.Bytes(seed, b.Bytes())
+	for _, x := range *s {
+		if x == h {
+			return false
+		}
+	}
+	*s = append(*s, h)
+	return true
+}
+
+// IsToolResult reports whether an assistant content block is a server
+// tool's result (web_search_tool_result, …): it arrives in the
+// assistant's own content and closes its server_tool_use.
+func (blk Block) IsToolResult() bool {
+	return blk.ToolUseID.Exists() && bytes.HasSuffix(blk.Type.Body(), []byte("_tool_result"))
+}
+
+// ToolResult reads a tool_result block of a user message: the call's id,
+// its output, and whether it failed. Failure comes from is_error alone
+// (absent is false); the tool_use_result beside the block (toolUseResult
+// in session files) only fills in an empty output.
+func (l *Parts) ToolResult(b, toolUseResult jsonraw.Value) (id string, out dialog.Text, isError bool) {
+	blk := ParseBlock(b)
+	out, _ = l.Result(blk.Content)
+	if out.IsEmpty() && toolUseResult.Exists() {
+		out = l.BashOutput(toolUseResult)
+	}
+	return blk.ToolUseID.Str(), out, adapter.FailureFlag(blk.IsError)
 }

@@ -115,8 +115,8 @@ func Detect(ev adapter.Event) adapter.Claim {
 // message is what the adapter remembers of one API message.
 type message struct {
 	usage  claude.Usage
-	blocks []uint64 // hashes of the blocks shown, to drop repeats
-	turn   bool     // counted as a turn
+	blocks claude.Shown // the blocks shown, to drop repeats
+	turn   bool         // counted as a turn
 }
 
 // tool is what the adapter remembers of one tool_use id.

@@ -3,7 +3,6 @@ package claudesession
 import (
 	"bytes"
 	"errors"
-	"hash/maphash"
 	"strings"
 	"time"
 
@@ -79,7 +78,7 @@ func (a *Adapter) assistant(l line, parent string) error {
 		a.warnings++
 	}
 	if content.IsString() {
-		if a.fresh(ms, content) {
+		if ms.blocks.Fresh(a.seed, content) {
 			a.entry()
 			a.w.Message(dialog.Message{Content: dialog.Lit(content.Lit()), Parent: parent})
 			if main && apiErr {
@@ -89,7 +88,7 @@ func (a *Adapter) assistant(l line, parent string) error {
 		return nil
 	}
 	for e := content.Elements(); e.Next(); {
-		if !a.fresh(ms, e.Value) {
+		if !ms.blocks.Fresh(a.seed, e.Value) {
 			continue
 		}
 		if main && e.Value.Get("type").Is("tool_use") {
@@ -101,19 +100,6 @@ func (a *Adapter) assistant(l line, parent string) error {
 		a.block(e.Value, parent)
 	}
 	return nil
-}
-
-// fresh reports whether block b has not been shown for message ms yet, and
-// remembers it.
-func (a *Adapter) fresh(ms *message, b jsonraw.Value) bool {
-	h := maphash.Bytes(a.seed, b.Bytes())
-	for _, x := range ms.blocks {
-		if x == h {
-			return false
-		}
-	}
-	ms.blocks = append(ms.blocks, h)
-	return true
 }
 
 // block converts one content block of an assistant message.
@@ -135,7 +121,7 @@ func (a *Adapter) block(b jsonraw.Value, parent string) {
 	case "redacted_thinking":
 		// encrypted reasoning: nothing to show
 	default:
-		if blk.ToolUseID.Exists() && bytes.HasSuffix(blk.Type.Body(), []byte("_tool_result")) {
+		if blk.IsToolResult() {
 			out, failed := a.lit.Result(blk.Content)
 			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
 		}
@@ -425,15 +411,10 @@ func (a *Adapter) writePrompt(t dialog.Text) {
 	a.w.UserPrompt(t)
 }
 
-// toolResult ends a call from a tool_result block. Success or failure comes
-// from is_error alone; toolUseResult only fills in an empty text.
+// toolResult ends a call from a tool_result block.
 func (a *Adapter) toolResult(b, toolUseResult jsonraw.Value, parent string) {
-	blk := claude.ParseBlock(b)
-	out, _ := a.lit.Result(blk.Content)
-	if out.IsEmpty() && toolUseResult.Exists() {
-		out = a.lit.BashOutput(toolUseResult)
-	}
-	a.endTool(blk.ToolUseID.Str(), out, adapter.FailureFlag(blk.IsError), parent)
+	id, out, isError := a.lit.ToolResult(b, toolUseResult)
+	a.endTool(id, out, isError, parent)
 }
 
 func (a *Adapter) system(l line, parent string) {
