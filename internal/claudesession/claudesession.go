@@ -298,7 +298,7 @@ func (a *Adapter) otherLine(l line, typ string, wrapped bool) error {
 	switch typ {
 	case "progress":
 		if wrapped {
-			return nil // a nested subagent's copy: its own lines are in the stream
+			return nil // OpenSession passes a subagent file's own lines only
 		}
 		return a.progress(l)
 	case "attachment":

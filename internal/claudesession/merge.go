@@ -71,7 +71,10 @@ func (s *source) advance() error {
 }
 
 // keep says whether a line goes into the stream: a line of the
-// conversation (user, assistant, system) the first pass included, once.
+// conversation (user, assistant, system) the first pass included, once;
+// and from the session file, off the conversation's chain, the lines
+// naming the model and the agent_progress copies of subagents whose own
+// file is not a source.
 func (s *source) keep(v jsonraw.Value) bool {
 	offChain := false
 	switch string(v.Get("type").Body()) {
