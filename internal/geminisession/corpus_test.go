@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -115,9 +116,36 @@ type record struct {
 	} `json:"tokens"`
 	ToolCalls []struct {
 		ID      string `json:"id"`
+		Name    string `json:"name"`
 		Status  string `json:"status"`
 		AgentID string `json:"agentId"`
+		Result  []struct {
+			FunctionResponse struct {
+				Response struct {
+					Output string `json:"output"`
+				} `json:"response"`
+			} `json:"functionResponse"`
+		} `json:"result"`
 	} `json:"toolCalls"`
+}
+
+// exitTrailer is the end of a shell call's output that states a failing
+// exit code: an "Exit Code: N" line followed only by the lines the shell
+// tool writes after it.
+var exitTrailer = regexp.MustCompile(`(?:^|\n)Exit Code: (-?\d+)(?:\n(?:Signal|Background PIDs|Process Group PGID): [^\n]*)*(?:\n</untrusted_context>)?\n?$`)
+
+// shellFailed reports whether a shell call's output states an exit code
+// other than 0.
+func shellFailed(name string, outputs ...string) bool {
+	if name != "run_shell_command" {
+		return false
+	}
+	for _, o := range outputs {
+		if m := exitTrailer.FindStringSubmatch(o); m != nil && m[1] != "0" {
+			return true
+		}
+	}
+	return false
 }
 
 func readRecords(t *testing.T, path string) []record {
@@ -176,7 +204,11 @@ func expectFrom(t *testing.T, path string) expected {
 				}
 				for _, c := range r.ToolCalls {
 					st := "error"
-					if c.Status == "success" {
+					var outputs []string
+					for _, r := range c.Result {
+						outputs = append(outputs, r.FunctionResponse.Response.Output)
+					}
+					if c.Status == "success" && !shellFailed(c.Name, outputs...) {
 						st = "success"
 					}
 					w.calls[c.ID] = st

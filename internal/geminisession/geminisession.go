@@ -24,16 +24,21 @@
 //     now stands, for the ending.
 //   - A call's status is its own status field: "success" is a success,
 //     any other final status (error, cancelled, or a value of another type)
-//     an error; a call still scheduled or executing stays open.
+//     an error; a call still scheduled or executing stays open. A shell
+//     call marked a success whose output states an exit code other than 0
+//     (gemini.ShellExitCode) is an error: Gemini CLI marks every command
+//     that ran a success.
 package geminisession
 
 import (
 	"errors"
 	"hash/maphash"
+	"strconv"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/gemini"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
@@ -570,7 +575,11 @@ func (a *Adapter) endCall(c jsonraw.Value) {
 		a.w.SourceTime(t)
 	}
 	t := a.open[cid]
-	a.end(cid, a.resultText(result, display, isErr), isErr)
+	out := a.resultText(result, display, isErr)
+	if code, ok := shellExitCode(t.name, result); !isErr && ok {
+		isErr, out = true, a.exitCodeText(code, out)
+	}
+	a.end(cid, out, isErr)
 	if !isErr && t.parent == "" && t.name == "complete_task" {
 		// A subagent's chat read alone: the call that hands its result
 		// back ends it.
@@ -596,6 +605,37 @@ func responseError(result jsonraw.Value) bool {
 		}
 	}
 	return false
+}
+
+// shellExitCode returns the exit code other than 0 that the output of a
+// shell call's function responses states (see gemini.ShellExitCode).
+func shellExitCode(name string, result jsonraw.Value) (int64, bool) {
+	if name != gemini.ShellTool {
+		return 0, false
+	}
+	for e := result.Elements(); e.Next(); {
+		out := e.Value.Get("functionResponse").Get("response").Get("output")
+		if !out.IsString() {
+			continue
+		}
+		if code, ok := gemini.ShellExitCode(out.Body()); ok && code != 0 {
+			return code, true
+		}
+	}
+	return 0, false
+}
+
+// exitCodeText is the result of a shell call that failed with code: "[exit
+// code N]" ahead of its output, as for other agents, so that the cap
+// never cuts the reason off. out may be borrowed from a.out.
+func (a *Adapter) exitCodeText(code int64, out dialog.Text) dialog.Text {
+	a.text.Reset()
+	a.text.Text("[exit code " + strconv.FormatInt(code, 10) + "]")
+	if !out.IsEmpty() {
+		a.text.Text("\n")
+		a.text.Text(out.String())
+	}
+	return dialog.Lit(a.text.Literal())
 }
 
 // resultText is a call's result: the output (or, for an error, the error)
@@ -665,7 +705,13 @@ func (a *Adapter) responses(content jsonraw.Value) {
 		} else if v.Exists() {
 			a.out.Text(string(v.Bytes()))
 		}
-		a.end(id, dialog.Lit(a.out.Literal()), isErr)
+		out := dialog.Lit(a.out.Literal())
+		if v.IsString() && !isErr && a.open[id].name == gemini.ShellTool {
+			if code, ok := gemini.ShellExitCode(v.Body()); ok && code != 0 {
+				isErr, out = true, a.exitCodeText(code, out)
+			}
+		}
+		a.end(id, out, isErr)
 	}
 }
 
