@@ -36,14 +36,21 @@ func TestCorpus(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.NotEmpty(t, ins)
+	documents := 0
 	for _, in := range ins {
-		require.True(t, strings.HasPrefix(filepath.Base(in.Name), "session-"), "a subagent's chat listed as a session: %s", in.Name)
-		t.Run(filepath.Base(filepath.Dir(in.Name)), func(t *testing.T) {
+		require.Contains(t, filepath.Base(in.Name), "session-", "a subagent's chat listed as a session: %s", in.Name)
+		if strings.HasSuffix(in.Name, ".json") {
+			documents++
+		}
+		t.Run(filepath.Base(filepath.Dir(in.Name))+"/"+filepath.Base(in.Name), func(t *testing.T) {
 			want := expectFrom(t, in.Name)
 			got := convert(t, in)
 			check(t, got, want)
 		})
 	}
+	docs, err := filepath.Glob(filepath.Join(corpusDir, "*.json"))
+	require.NoError(t, err)
+	assert.Equal(t, len(docs), documents, "every chat of the JSON-document form in the corpus is listed")
 }
 
 // entry is the part of a dialog entry the checks read.
@@ -102,12 +109,16 @@ type expected struct {
 	in     int64
 	out    int64
 	turns  int
+	// texts and thoughts: the model messages (by id) with text, and with
+	// thoughts.
+	texts, thoughts map[string]bool
 }
 
 // record is a line of a chat file, as encoding/json reads it.
 type record struct {
-	ID        string          `json:"id"`
-	SessionID string          `json:"sessionId"`
+	ID        string            `json:"id"`
+	SessionID string            `json:"sessionId"`
+	Thoughts  []json.RawMessage `json:"thoughts"`
 	Type      string          `json:"type"`
 	Content   json.RawMessage `json:"content"`
 	Model     string          `json:"model"`
@@ -148,8 +159,21 @@ func shellFailed(name string, outputs ...string) bool {
 	return false
 }
 
+// readRecords reads a chat file's records: its lines, or the messages of
+// a JSON document (before 0.39), after the document's own members.
 func readRecords(t *testing.T, path string) []record {
 	t.Helper()
+	if strings.HasSuffix(path, ".json") {
+		raw, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var doc struct {
+			SessionID string   `json:"sessionId"`
+			Messages  []record `json:"messages"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &doc))
+		require.NotEmpty(t, doc.Messages)
+		return append([]record{{SessionID: doc.SessionID}}, doc.Messages...)
+	}
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
@@ -167,7 +191,7 @@ func readRecords(t *testing.T, path string) []record {
 
 func expectFrom(t *testing.T, path string) expected {
 	t.Helper()
-	w := expected{calls: map[string]string{}, nested: map[string]string{}}
+	w := expected{calls: map[string]string{}, nested: map[string]string{}, texts: map[string]bool{}, thoughts: map[string]bool{}}
 	var sessionID string
 	seenTokens := map[string]bool{}
 	seenMsg := map[string]bool{}
@@ -186,7 +210,10 @@ func expectFrom(t *testing.T, path string) expected {
 				var parts []struct {
 					Text *string `json:"text"`
 				}
-				if json.Unmarshal(r.Content, &parts) == nil && len(parts) > 0 && parts[0].Text != nil &&
+				var text string // content is a string (documents), or parts
+				if json.Unmarshal(r.Content, &text) == nil && text != "" {
+					w.prompts = append(w.prompts, text)
+				} else if json.Unmarshal(r.Content, &parts) == nil && len(parts) > 0 && parts[0].Text != nil &&
 					!strings.HasPrefix(*parts[0].Text, "<session_context>") {
 					w.prompts = append(w.prompts, *parts[0].Text)
 				}
@@ -201,6 +228,26 @@ func expectFrom(t *testing.T, path string) expected {
 				}
 				if parent == "" {
 					turn[r.ID] = true
+				}
+				var text string
+				var parts []struct {
+					Text    string `json:"text"`
+					Thought bool   `json:"thought"`
+				}
+				if json.Unmarshal(r.Content, &parts) == nil {
+					for _, p := range parts {
+						if !p.Thought {
+							text += p.Text
+						}
+					}
+				} else {
+					require.NoError(t, json.Unmarshal(r.Content, &text))
+				}
+				if text != "" {
+					w.texts[r.ID] = true
+				}
+				if len(r.Thoughts) > 0 {
+					w.thoughts[r.ID] = true
 				}
 				for _, c := range r.ToolCalls {
 					st := "error"
@@ -238,6 +285,7 @@ func check(t *testing.T, es []entry, w expected) {
 	require.NotEmpty(t, es)
 	assert.Equal(t, w.model, es[0].Data.Model, "init's model")
 	var prompts []string
+	var texts, thoughts int
 	starts := map[string]int{}
 	results := map[string]string{}
 	parents := map[string]string{}
@@ -245,6 +293,12 @@ func check(t *testing.T, es []entry, w expected) {
 		switch e.Type {
 		case "prompt":
 			prompts = append(prompts, e.Content)
+		case "message":
+			if !strings.HasPrefix(e.Content, "⚠ ") {
+				texts++
+			}
+		case "thinking":
+			thoughts++
 		case "tool":
 			if e.Status == "running" {
 				starts[e.ToolID]++
@@ -259,6 +313,8 @@ func check(t *testing.T, es []entry, w expected) {
 		}
 	}
 	assert.Equal(t, w.prompts, prompts, "prompts")
+	assert.Equal(t, len(w.texts), texts, "model messages with text: one message entry each")
+	assert.Equal(t, len(w.thoughts), thoughts, "model messages with thoughts: one thinking entry each")
 	assert.Len(t, starts, len(w.calls), "tool calls")
 	for id, st := range w.calls {
 		assert.Equal(t, 1, starts[id], "starts of %s", id)

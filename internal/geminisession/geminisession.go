@@ -45,6 +45,14 @@ import (
 // Agent is the init.data.agent value for this format.
 const Agent = "gemini-cli"
 
+// typeDocumentCut is the type of the record OpenSession puts where a
+// chat file of the JSON-document form stops being whole (cut while it was
+// written, or broken): {type, messages (whole ones read), inMessages (it
+// stops inside the list of messages), offset (of the end of the last
+// whole value), lost (bytes from there to the end of the file), cut (the
+// file ends there), error (else, what is wrong)}.
+const typeDocumentCut = "gemini-session-document-cut"
+
 // typeSubagent is the type of the envelope in which OpenSession passes a
 // subagent's record (line) or the start of its call (no line), with the
 // id of the call that ran it.
@@ -89,7 +97,7 @@ func Detect(ev adapter.Event) adapter.Claim {
 		}
 	}
 	switch {
-	case session && project, rewind, id && typ.Is("gemini"), line && typ.Is(typeSubagent):
+	case session && project, rewind, id && typ.Is("gemini"), line && typ.Is(typeSubagent), typ.Is(typeDocumentCut):
 		return adapter.Yes
 	case set:
 		return adapter.Maybe
@@ -178,7 +186,7 @@ var errNoLine = errors.New("subagent envelope with a line that is not an object"
 
 // Event handles one record.
 func (a *Adapter) Event(ev adapter.Event) error {
-	var typ, set, id, callID, line jsonraw.Value
+	var typ, set, id, callID, line, msgs jsonraw.Value
 	var hasLine, rewind bool
 	for m := ev.Members(); m.Next(); {
 		switch string(m.Key) {
@@ -194,9 +202,13 @@ func (a *Adapter) Event(ev adapter.Event) error {
 			callID = m.Value
 		case "line":
 			line, hasLine = m.Value, true
+		case "messages":
+			msgs = m.Value
 		}
 	}
 	switch {
+	case typ.Is(typeDocumentCut):
+		return a.documentCut(ev.Value)
 	case typ.Is(typeSubagent):
 		parent := callID.Str()
 		if !hasLine {
@@ -219,10 +231,75 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		a.state = lastNone
 	case id.IsString():
 		a.record(ev.Value, "")
+	case msgs.IsArray():
+		a.document(ev.Value)
 	default:
 		a.directories(ev.Get("directories")) // the header's (a subagent's)
 	}
 	return nil
+}
+
+// document handles a whole chat of the JSON-document form read as one
+// record (from a stream: a file is read message by message, see
+// OpenSession): its messages are the records the JSON Lines form writes
+// one a line, each written once.
+func (a *Adapter) document(v jsonraw.Value) {
+	for m := v.Members(); m.Next(); {
+		switch string(m.Key) {
+		case "directories":
+			a.directories(m.Value)
+		case "messages":
+			for e := m.Value.Elements(); e.Next(); {
+				if e.Value.Get("id").IsString() {
+					a.record(e.Value, "")
+				}
+			}
+		}
+	}
+}
+
+// documentCut handles the record OpenSession puts where a chat file of
+// the JSON-document form stops being whole (see docstream.go): a warning
+// that says what was lost, and an error, for the converter to report and
+// count. A conversation cut inside its messages ends incomplete.
+func (a *Adapter) documentCut(v jsonraw.Value) error {
+	var whole, offset, lost int64
+	var inMessages, cut bool
+	var why string
+	for m := v.Members(); m.Next(); {
+		switch string(m.Key) {
+		case "messages":
+			whole, _ = m.Value.Int()
+		case "offset":
+			offset, _ = m.Value.Int()
+		case "lost":
+			lost, _ = m.Value.Int()
+		case "inMessages":
+			inMessages = m.Value.IsTrue()
+		case "cut":
+			cut = m.Value.IsTrue()
+		case "error":
+			why = m.Value.Str()
+		}
+	}
+	where := "after its messages"
+	if inMessages {
+		where = "in message " + strconv.FormatInt(whole+1, 10)
+	}
+	text := "the chat file's JSON document is not whole: it ends " + where + " (cut while it was written?)"
+	if !cut {
+		text = "the chat file's JSON document is broken " + where + " (" + why + ")"
+	}
+	text += ": the " + strconv.FormatInt(lost, 10) + " bytes after byte " + strconv.FormatInt(offset, 10)
+	if inMessages && whole > 0 {
+		text += ", where message " + strconv.FormatInt(whole, 10) + " ends,"
+	}
+	text += " are lost"
+	a.notice(text)
+	if inMessages {
+		a.state = lastNone
+	}
+	return errors.New(text)
 }
 
 // directories takes the cwd from the first workspace directory the file
