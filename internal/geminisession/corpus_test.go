@@ -119,9 +119,9 @@ type record struct {
 	ID        string            `json:"id"`
 	SessionID string            `json:"sessionId"`
 	Thoughts  []json.RawMessage `json:"thoughts"`
-	Type      string          `json:"type"`
-	Content   json.RawMessage `json:"content"`
-	Model     string          `json:"model"`
+	Type      string            `json:"type"`
+	Content   json.RawMessage   `json:"content"`
+	Model     string            `json:"model"`
 	Tokens    *struct {
 		Input, Output, Thoughts, Tool int64
 	} `json:"tokens"`
