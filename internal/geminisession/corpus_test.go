@@ -64,6 +64,7 @@ type entry struct {
 	Total   map[string]int64 `json:"total_tokens"`
 	Data    struct {
 		Model string `json:"model"`
+		CWD   string `json:"cwd"`
 	} `json:"data"`
 }
 
@@ -101,6 +102,7 @@ func convert(t *testing.T, in adapter.Input) []entry {
 // expected is what the files say, read independently.
 type expected struct {
 	model   string
+	cwd     string // the first workspace folder the session context names
 	prompts []string
 	// calls: id -> "success" or "error"; nested: the ids of subagents'
 	// calls, by the id of the call that ran them.
@@ -189,6 +191,17 @@ func readRecords(t *testing.T, path string) []record {
 	return rs
 }
 
+// workspace finds the first workspace folder in a session context's
+// text, as the file holds it (JSON-escaped).
+var workspace = regexp.MustCompile(`<session_context>.*?Workspace Directories:\*\*\\n +- ([^\\"]+)\\n`)
+
+func readAll(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
+}
+
 func expectFrom(t *testing.T, path string) expected {
 	t.Helper()
 	w := expected{calls: map[string]string{}, nested: map[string]string{}, texts: map[string]bool{}, thoughts: map[string]bool{}}
@@ -198,6 +211,9 @@ func expectFrom(t *testing.T, path string) expected {
 	turn := map[string]bool{}
 	var read func(path, parent string)
 	read = func(path, parent string) {
+		if m := workspace.FindSubmatch(readAll(t, path)); m != nil && w.cwd == "" && parent == "" {
+			w.cwd = string(m[1])
+		}
 		for _, r := range readRecords(t, path) {
 			if r.SessionID != "" && sessionID == "" {
 				sessionID = r.SessionID
@@ -284,6 +300,9 @@ func check(t *testing.T, es []entry, w expected) {
 	t.Helper()
 	require.NotEmpty(t, es)
 	assert.Equal(t, w.model, es[0].Data.Model, "init's model")
+	if w.cwd != "" {
+		assert.Equal(t, w.cwd, es[0].Data.CWD, "init's cwd")
+	}
 	var prompts []string
 	var texts, thoughts int
 	starts := map[string]int{}

@@ -34,6 +34,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -405,10 +406,38 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 		return
 	}
 	if injected(l.Body()) {
+		a.contextDir(l)
 		return
 	}
 	a.state = lastNone
 	a.prompt(l)
+}
+
+// contextDir takes the cwd, until init is written, from the session
+// context Gemini CLI puts first in a chat: "I'm currently working in the
+// directory: DIR" (before 0.2x), or the first of its "Workspace
+// Directories:" (the folder it was started in; later). l is that text.
+func (a *Adapter) contextDir(l jsonraw.Literal) {
+	if a.cwd != "" || a.metaDone {
+		return
+	}
+	text := l.String()
+	for _, lead := range []string{"I'm currently working in the directory: ", "I'm currently working in the following directories:\n", "Workspace Directories:**\n", "Workspace Directories:\n"} {
+		_, rest, ok := strings.Cut(text, lead)
+		if !ok {
+			continue
+		}
+		line, _, _ := strings.Cut(rest, "\n")
+		if !strings.HasSuffix(lead, "\n") {
+			a.cwd = strings.TrimSpace(line)
+			return
+		}
+		// A list: "  - DIR" lines.
+		if dir, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok {
+			a.cwd = strings.TrimSpace(dir)
+		}
+		return
+	}
 }
 
 // injectedPrefixes start the user texts Gemini CLI adds itself (its
@@ -822,7 +851,10 @@ func (a *Adapter) restate(msgs jsonraw.Value) {
 		switch string(m.Get("type").Body()) {
 		case "user":
 			a.responses(m.Get("content"))
-			if !injected(a.textOf(m.Get("content")).Body()) && !a.textOf(m.Get("content")).IsEmpty() {
+			switch l := a.textOf(m.Get("content")); {
+			case injected(l.Body()):
+				a.contextDir(l)
+			case !l.IsEmpty():
 				a.state = lastNone
 			}
 		case "gemini":
