@@ -55,8 +55,9 @@ const Agent = "gemini-cli"
 const typeDocumentCut = "gemini-session-document-cut"
 
 // typeSubagent is the type of the envelope in which OpenSession passes a
-// subagent's record (line) or the start of its call (no line), with the
-// id of the call that ran it.
+// subagent's record (line) or the start of its call (no line: its name,
+// args, and the model of the session's message that made it), with the id
+// of the call that ran it.
 const typeSubagent = "gemini-session-subagent"
 
 // Format is Gemini CLI's chat files.
@@ -322,6 +323,9 @@ func (a *Adapter) startSubagent(id string, ev jsonraw.Value) {
 	}
 	if _, ok := a.open[id]; ok {
 		return
+	}
+	if a.model == "" {
+		a.model = ev.Get("model").Str()
 	}
 	a.ensureMeta()
 	name := ev.Get("name").Str()

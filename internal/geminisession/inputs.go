@@ -271,6 +271,12 @@ func (s *spliced) subagents(src *source, data []byte) []subagent {
 			b = append(b, `,"args":`...)
 			b = append(b, args.Bytes()...)
 		}
+		if model := v.Get("model"); model.IsString() && src.callID == "" {
+			// The model of the session's message that ran it: init may
+			// have to be written before that message is read.
+			b = append(b, `,"model":`...)
+			b = append(b, model.Bytes()...)
+		}
 		b = append(b, '}', '\n')
 		ags = append(ags, subagent{path: path, start: b})
 	}
