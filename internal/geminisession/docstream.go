@@ -163,11 +163,11 @@ func (d *docLines) next() {
 	}
 	for d.dec.More() {
 		t, err := d.dec.Token()
-		key, isKey := t.(string)
-		if err != nil || !isKey {
-			d.cut(errOr(err, "a member's name is not a string"))
+		if err != nil {
+			d.cut(err)
 			return
 		}
+		key, _ := t.(string) // within an object, the decoder's tokens here are names
 		var raw json.RawMessage
 		if err := d.dec.Decode(&raw); err != nil {
 			d.cut(err)
@@ -219,13 +219,6 @@ func (d *docLines) cut(err error) {
 		d.out = jsonraw.AppendQuoted(d.out, why)
 	}
 	d.out = append(d.out, '}', '\n')
-}
-
-func errOr(err error, text string) error {
-	if err != nil {
-		return err
-	}
-	return errors.New(text)
 }
 
 // appendMember appends "key":value to members, after a comma when there

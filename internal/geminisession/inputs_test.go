@@ -97,9 +97,11 @@ func TestDocumentReadAsFile(t *testing.T) {
 				assert.Equal(t, got.Len(), len(lines[i+1]), "message %d is compact", i+1)
 			}
 
+			want := string(readAll(t, filepath.Join(testdata, name+".out.jsonl")))
 			out, stderr := convertFile(t, in, adaptertest.Options())
 			assert.Empty(t, stderr)
-			assert.Equal(t, string(readAll(t, filepath.Join(testdata, name+".out.jsonl"))), string(out))
+			assert.Equal(t, want, string(out), "read as a FILE")
+			assert.Equal(t, want, string(adaptertest.Convert(t, geminisession.Format(), bytes.NewReader(readAll(t, in)))), "read as a stream")
 		})
 	}
 }
