@@ -393,6 +393,19 @@ func (a *Adapter) record(v jsonraw.Value, parent string) {
 				a.errMsg = a.textOf(content).String()
 			}
 		}
+	case "info", "system":
+		// A note of the CLI's own in the chat (system: before 0.4x):
+		// shown as a notice, not dropped without a word.
+		if !seen {
+			a.text.Reset()
+			a.text.Text(dialog.WarningPrefix)
+			if l := a.textOf(content); l.IsEmpty() {
+				a.text.Text(string(typ.Body()) + " message with no text")
+			} else {
+				a.text.Lit(l)
+			}
+			a.warn(a.text.Literal(), parent)
+		}
 	}
 }
 
