@@ -1,6 +1,10 @@
 // Package geminisession converts the chat files Gemini CLI keeps
-// (~/.gemini/tmp/<project>/chats/session-*.jsonl, 0.4x on; a subagent's
-// chat in chats/<session id>/<agent id>.jsonl) into dialog entries.
+// (~/.gemini/tmp/<project>/chats/session-*.jsonl, 0.39 on; a subagent's
+// chat in chats/<session id>/<agent id>.jsonl) into dialog entries; and
+// the chat files of earlier versions, one JSON document each
+// (session-*.json: {sessionId, projectHash, …, messages: […]}), whose
+// messages are the records of the JSON Lines form, each once (see
+// docstream.go).
 //
 // The file is a log of the CLI's record of the conversation:
 //
@@ -73,8 +77,9 @@ func Format() adapter.Format {
 }
 
 // Detect says whether a line is of a Gemini CLI chat file: its header
-// (sessionId with projectHash), a model message (type "gemini" with an
-// id), a rewind, or this package's own envelope. A "$set" update is only
+// (sessionId with projectHash; a whole JSON document too), a model message
+// (type "gemini" with an id), a rewind, or this package's own records (a
+// subagent's envelope, a document's cut). A "$set" update is only
 // a Maybe; user messages ({id, timestamp, type: user, content}) are
 // claimed by no one.
 func Detect(ev adapter.Event) adapter.Claim {
@@ -432,8 +437,9 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 
 // contextDir takes the cwd, until init is written, from the session
 // context Gemini CLI puts first in a chat: "I'm currently working in the
-// directory: DIR" (before 0.2x), or the first of its "Workspace
-// Directories:" (the folder it was started in; later). l is that text.
+// directory: DIR" (or the first of "the following directories", in
+// earlier versions), or the first of its "Workspace Directories:" (0.61:
+// the folder it was started in). l is that text.
 func (a *Adapter) contextDir(l jsonraw.Literal) {
 	if a.cwd != "" || a.metaDone {
 		return
