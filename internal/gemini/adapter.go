@@ -1,6 +1,8 @@
 package gemini
 
 import (
+	"strconv"
+
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
@@ -35,13 +37,17 @@ type Adapter struct {
 	active bool
 	procs  int
 
+	// shells holds the ids of the shell calls started and not ended: their
+	// output may state a failing exit code (see toolResult).
+	shells map[string]struct{}
+
 	text jsonraw.Builder // reused for warnings and joined texts
 }
 
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, boundary: true}
+	return &Adapter{w: w, boundary: true, shells: make(map[string]struct{})}
 }
 
 // event holds the top-level fields of one line that the adapter reads.
@@ -161,14 +167,24 @@ func (a *Adapter) endRun() {
 func (a *Adapter) toolUse(ev *event) {
 	id := ev.toolID.Str()
 	a.output()
-	a.w.ToolStart(dialog.ToolCall{ID: id, Name: ev.toolName.Str(), Args: ev.parameters})
+	name := ev.toolName.Str()
+	if name == ShellTool {
+		a.shells[id] = struct{}{}
+	}
+	a.w.ToolStart(dialog.ToolCall{ID: id, Name: name, Args: ev.parameters})
 }
 
 // toolResult ends a call. The status field decides; absent, an error
 // object does. The text is error.message on failure, the output on success
-// (absent output: an empty result).
+// (absent output: an empty result). A shell call Gemini CLI calls a
+// success is an error when its output states an exit code other than 0
+// (Gemini CLI marks a command that ran a success whatever its code), its
+// text led by "[exit code N]" as for other agents, so the cap never cuts
+// it off.
 func (a *Adapter) toolResult(ev *event) {
 	id := ev.toolID.Str()
+	_, shell := a.shells[id]
+	delete(a.shells, id)
 	failed := !ev.status.Is("success")
 	if ev.status.IsNull() {
 		failed = ev.errv.IsObject()
@@ -176,6 +192,15 @@ func (a *Adapter) toolResult(ev *event) {
 	var out dialog.Text
 	if failed {
 		out = a.errorText(ev.errv, ev.output)
+	} else if code, ok := ShellExitCode(ev.output.Body()); shell && ev.output.IsString() && ok && code != 0 {
+		failed = true
+		a.text.Reset()
+		a.text.Text("[exit code " + strconv.FormatInt(code, 10) + "]")
+		if l := ev.output.Lit(); !l.IsEmpty() {
+			a.text.Text("\n")
+			a.text.Lit(l)
+		}
+		out = dialog.Lit(a.text.Literal())
 	} else if ev.output.IsString() {
 		out = dialog.Lit(ev.output.Lit())
 	}
@@ -250,6 +275,7 @@ func flatTokens(v jsonraw.Value) dialog.Tokens {
 func (a *Adapter) newProcess() {
 	if a.procs > 0 {
 		a.w.EndOpenTools(dialog.Plain("the run ended before the tool call finished"))
+		clear(a.shells)
 		switch {
 		case a.sum.Status == dialog.StatusError:
 			a.notice("run failed: " + a.sum.Message)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -35,14 +36,21 @@ func TestCorpus(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.NotEmpty(t, ins)
+	documents := 0
 	for _, in := range ins {
-		require.True(t, strings.HasPrefix(filepath.Base(in.Name), "session-"), "a subagent's chat listed as a session: %s", in.Name)
-		t.Run(filepath.Base(filepath.Dir(in.Name)), func(t *testing.T) {
+		require.Contains(t, filepath.Base(in.Name), "session-", "a subagent's chat listed as a session: %s", in.Name)
+		if strings.HasSuffix(in.Name, ".json") {
+			documents++
+		}
+		t.Run(filepath.Base(filepath.Dir(in.Name))+"/"+filepath.Base(in.Name), func(t *testing.T) {
 			want := expectFrom(t, in.Name)
 			got := convert(t, in)
 			check(t, got, want)
 		})
 	}
+	docs, err := filepath.Glob(filepath.Join(corpusDir, "*.json"))
+	require.NoError(t, err)
+	assert.Equal(t, len(docs), documents, "every chat of the JSON-document form in the corpus is listed")
 }
 
 // entry is the part of a dialog entry the checks read.
@@ -56,6 +64,7 @@ type entry struct {
 	Total   map[string]int64 `json:"total_tokens"`
 	Data    struct {
 		Model string `json:"model"`
+		CWD   string `json:"cwd"`
 	} `json:"data"`
 }
 
@@ -93,6 +102,7 @@ func convert(t *testing.T, in adapter.Input) []entry {
 // expected is what the files say, read independently.
 type expected struct {
 	model   string
+	cwd     string // the first workspace folder the session context names
 	prompts []string
 	// calls: id -> "success" or "error"; nested: the ids of subagents'
 	// calls, by the id of the call that ran them.
@@ -101,27 +111,71 @@ type expected struct {
 	in     int64
 	out    int64
 	turns  int
+	// texts and thoughts: the model messages (by id) with text, and with
+	// thoughts.
+	texts, thoughts map[string]bool
 }
 
 // record is a line of a chat file, as encoding/json reads it.
 type record struct {
-	ID        string          `json:"id"`
-	SessionID string          `json:"sessionId"`
-	Type      string          `json:"type"`
-	Content   json.RawMessage `json:"content"`
-	Model     string          `json:"model"`
+	ID        string            `json:"id"`
+	SessionID string            `json:"sessionId"`
+	Thoughts  []json.RawMessage `json:"thoughts"`
+	Type      string            `json:"type"`
+	Content   json.RawMessage   `json:"content"`
+	Model     string            `json:"model"`
 	Tokens    *struct {
 		Input, Output, Thoughts, Tool int64
 	} `json:"tokens"`
 	ToolCalls []struct {
 		ID      string `json:"id"`
+		Name    string `json:"name"`
 		Status  string `json:"status"`
 		AgentID string `json:"agentId"`
+		Result  []struct {
+			FunctionResponse struct {
+				Response struct {
+					Output string `json:"output"`
+				} `json:"response"`
+			} `json:"functionResponse"`
+		} `json:"result"`
 	} `json:"toolCalls"`
 }
 
+// exitTrailer is the end of a shell call's output that states a failing
+// exit code: an "Exit Code: N" line followed only by the lines the shell
+// tool writes after it.
+var exitTrailer = regexp.MustCompile(`(?:^|\n)Exit Code: (-?\d+)(?:\n(?:Signal|Background PIDs|Process Group PGID): [^\n]*)*(?:\n</untrusted_context>)?\n?$`)
+
+// shellFailed reports whether a shell call's output states an exit code
+// other than 0.
+func shellFailed(name string, outputs ...string) bool {
+	if name != "run_shell_command" {
+		return false
+	}
+	for _, o := range outputs {
+		if m := exitTrailer.FindStringSubmatch(o); m != nil && m[1] != "0" {
+			return true
+		}
+	}
+	return false
+}
+
+// readRecords reads a chat file's records: its lines, or the messages of
+// a JSON document (before 0.39), after the document's own members.
 func readRecords(t *testing.T, path string) []record {
 	t.Helper()
+	if strings.HasSuffix(path, ".json") {
+		raw, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var doc struct {
+			SessionID string   `json:"sessionId"`
+			Messages  []record `json:"messages"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &doc))
+		require.NotEmpty(t, doc.Messages)
+		return append([]record{{SessionID: doc.SessionID}}, doc.Messages...)
+	}
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
@@ -137,15 +191,29 @@ func readRecords(t *testing.T, path string) []record {
 	return rs
 }
 
+// workspace finds the first workspace folder in a session context's
+// text, as the file holds it (JSON-escaped).
+var workspace = regexp.MustCompile(`<session_context>.*?Workspace Directories:\*\*\\n +- ([^\\"]+)\\n`)
+
+func readAll(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
+}
+
 func expectFrom(t *testing.T, path string) expected {
 	t.Helper()
-	w := expected{calls: map[string]string{}, nested: map[string]string{}}
+	w := expected{calls: map[string]string{}, nested: map[string]string{}, texts: map[string]bool{}, thoughts: map[string]bool{}}
 	var sessionID string
 	seenTokens := map[string]bool{}
 	seenMsg := map[string]bool{}
 	turn := map[string]bool{}
 	var read func(path, parent string)
 	read = func(path, parent string) {
+		if m := workspace.FindSubmatch(readAll(t, path)); m != nil && w.cwd == "" && parent == "" {
+			w.cwd = string(m[1])
+		}
 		for _, r := range readRecords(t, path) {
 			if r.SessionID != "" && sessionID == "" {
 				sessionID = r.SessionID
@@ -158,7 +226,10 @@ func expectFrom(t *testing.T, path string) expected {
 				var parts []struct {
 					Text *string `json:"text"`
 				}
-				if json.Unmarshal(r.Content, &parts) == nil && len(parts) > 0 && parts[0].Text != nil &&
+				var text string // content is a string (documents), or parts
+				if json.Unmarshal(r.Content, &text) == nil && text != "" {
+					w.prompts = append(w.prompts, text)
+				} else if json.Unmarshal(r.Content, &parts) == nil && len(parts) > 0 && parts[0].Text != nil &&
 					!strings.HasPrefix(*parts[0].Text, "<session_context>") {
 					w.prompts = append(w.prompts, *parts[0].Text)
 				}
@@ -174,9 +245,33 @@ func expectFrom(t *testing.T, path string) expected {
 				if parent == "" {
 					turn[r.ID] = true
 				}
+				var text string
+				var parts []struct {
+					Text    string `json:"text"`
+					Thought bool   `json:"thought"`
+				}
+				if json.Unmarshal(r.Content, &parts) == nil {
+					for _, p := range parts {
+						if !p.Thought {
+							text += p.Text
+						}
+					}
+				} else {
+					require.NoError(t, json.Unmarshal(r.Content, &text))
+				}
+				if text != "" {
+					w.texts[r.ID] = true
+				}
+				if len(r.Thoughts) > 0 {
+					w.thoughts[r.ID] = true
+				}
 				for _, c := range r.ToolCalls {
 					st := "error"
-					if c.Status == "success" {
+					var outputs []string
+					for _, r := range c.Result {
+						outputs = append(outputs, r.FunctionResponse.Response.Output)
+					}
+					if c.Status == "success" && !shellFailed(c.Name, outputs...) {
 						st = "success"
 					}
 					w.calls[c.ID] = st
@@ -205,7 +300,11 @@ func check(t *testing.T, es []entry, w expected) {
 	t.Helper()
 	require.NotEmpty(t, es)
 	assert.Equal(t, w.model, es[0].Data.Model, "init's model")
+	if w.cwd != "" {
+		assert.Equal(t, w.cwd, es[0].Data.CWD, "init's cwd")
+	}
 	var prompts []string
+	var texts, thoughts int
 	starts := map[string]int{}
 	results := map[string]string{}
 	parents := map[string]string{}
@@ -213,6 +312,12 @@ func check(t *testing.T, es []entry, w expected) {
 		switch e.Type {
 		case "prompt":
 			prompts = append(prompts, e.Content)
+		case "message":
+			if !strings.HasPrefix(e.Content, "⚠ ") {
+				texts++
+			}
+		case "thinking":
+			thoughts++
 		case "tool":
 			if e.Status == "running" {
 				starts[e.ToolID]++
@@ -227,6 +332,8 @@ func check(t *testing.T, es []entry, w expected) {
 		}
 	}
 	assert.Equal(t, w.prompts, prompts, "prompts")
+	assert.Equal(t, len(w.texts), texts, "model messages with text: one message entry each")
+	assert.Equal(t, len(w.thoughts), thoughts, "model messages with thoughts: one thinking entry each")
 	assert.Len(t, starts, len(w.calls), "tool calls")
 	for id, st := range w.calls {
 		assert.Equal(t, 1, starts[id], "starts of %s", id)

@@ -1,6 +1,10 @@
 // Package geminisession converts the chat files Gemini CLI keeps
-// (~/.gemini/tmp/<project>/chats/session-*.jsonl, 0.4x on; a subagent's
-// chat in chats/<session id>/<agent id>.jsonl) into dialog entries.
+// (~/.gemini/tmp/<project>/chats/session-*.jsonl, 0.39 on; a subagent's
+// chat in chats/<session id>/<agent id>.jsonl) into dialog entries; and
+// the chat files of earlier versions, one JSON document each
+// (session-*.json: {sessionId, projectHash, …, messages: […]}), whose
+// messages are the records of the JSON Lines form, each once (see
+// docstream.go).
 //
 // The file is a log of the CLI's record of the conversation:
 //
@@ -24,25 +28,40 @@
 //     now stands, for the ending.
 //   - A call's status is its own status field: "success" is a success,
 //     any other final status (error, cancelled, or a value of another type)
-//     an error; a call still scheduled or executing stays open.
+//     an error; a call still scheduled or executing stays open. A shell
+//     call marked a success whose output states an exit code other than 0
+//     (gemini.ShellExitCode) is an error: Gemini CLI marks every command
+//     that ran a success.
 package geminisession
 
 import (
 	"errors"
 	"hash/maphash"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/gemini"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // Agent is the init.data.agent value for this format.
 const Agent = "gemini-cli"
 
+// typeDocumentCut is the type of the record OpenSession puts where a
+// chat file of the JSON-document form stops being whole (cut while it was
+// written, or broken): {type, messages (whole ones read), inMessages (it
+// stops inside the list of messages), offset (of the end of the last
+// whole value), lost (bytes from there to the end of the file), cut (the
+// file ends there), error (else, what is wrong)}.
+const typeDocumentCut = "gemini-session-document-cut"
+
 // typeSubagent is the type of the envelope in which OpenSession passes a
-// subagent's record (line) or the start of its call (no line), with the
-// id of the call that ran it.
+// subagent's record (line) or the start of its call (no line: its name,
+// args, and the model of the session's message that made it), with the id
+// of the call that ran it.
 const typeSubagent = "gemini-session-subagent"
 
 // Format is Gemini CLI's chat files.
@@ -58,8 +77,9 @@ func Format() adapter.Format {
 }
 
 // Detect says whether a line is of a Gemini CLI chat file: its header
-// (sessionId with projectHash), a model message (type "gemini" with an
-// id), a rewind, or this package's own envelope. A "$set" update is only
+// (sessionId with projectHash; a whole JSON document too), a model message
+// (type "gemini" with an id), a rewind, or this package's own records (a
+// subagent's envelope, a document's cut). A "$set" update is only
 // a Maybe; user messages ({id, timestamp, type: user, content}) are
 // claimed by no one.
 func Detect(ev adapter.Event) adapter.Claim {
@@ -84,7 +104,7 @@ func Detect(ev adapter.Event) adapter.Claim {
 		}
 	}
 	switch {
-	case session && project, rewind, id && typ.Is("gemini"), line && typ.Is(typeSubagent):
+	case session && project, rewind, id && typ.Is("gemini"), line && typ.Is(typeSubagent), typ.Is(typeDocumentCut):
 		return adapter.Yes
 	case set:
 		return adapter.Maybe
@@ -173,7 +193,7 @@ var errNoLine = errors.New("subagent envelope with a line that is not an object"
 
 // Event handles one record.
 func (a *Adapter) Event(ev adapter.Event) error {
-	var typ, set, id, callID, line jsonraw.Value
+	var typ, set, id, callID, line, msgs jsonraw.Value
 	var hasLine, rewind bool
 	for m := ev.Members(); m.Next(); {
 		switch string(m.Key) {
@@ -189,9 +209,13 @@ func (a *Adapter) Event(ev adapter.Event) error {
 			callID = m.Value
 		case "line":
 			line, hasLine = m.Value, true
+		case "messages":
+			msgs = m.Value
 		}
 	}
 	switch {
+	case typ.Is(typeDocumentCut):
+		return a.documentCut(ev.Value)
 	case typ.Is(typeSubagent):
 		parent := callID.Str()
 		if !hasLine {
@@ -214,10 +238,75 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		a.state = lastNone
 	case id.IsString():
 		a.record(ev.Value, "")
+	case msgs.IsArray():
+		a.document(ev.Value)
 	default:
 		a.directories(ev.Get("directories")) // the header's (a subagent's)
 	}
 	return nil
+}
+
+// document handles a whole chat of the JSON-document form read as one
+// record (from a stream: a file is read message by message, see
+// OpenSession): its messages are the records the JSON Lines form writes
+// one a line, each written once.
+func (a *Adapter) document(v jsonraw.Value) {
+	for m := v.Members(); m.Next(); {
+		switch string(m.Key) {
+		case "directories":
+			a.directories(m.Value)
+		case "messages":
+			for e := m.Value.Elements(); e.Next(); {
+				if e.Value.Get("id").IsString() {
+					a.record(e.Value, "")
+				}
+			}
+		}
+	}
+}
+
+// documentCut handles the record OpenSession puts where a chat file of
+// the JSON-document form stops being whole (see docstream.go): a warning
+// that says what was lost, and an error, for the converter to report and
+// count. A conversation cut inside its messages ends incomplete.
+func (a *Adapter) documentCut(v jsonraw.Value) error {
+	var whole, offset, lost int64
+	var inMessages, cut bool
+	var why string
+	for m := v.Members(); m.Next(); {
+		switch string(m.Key) {
+		case "messages":
+			whole, _ = m.Value.Int()
+		case "offset":
+			offset, _ = m.Value.Int()
+		case "lost":
+			lost, _ = m.Value.Int()
+		case "inMessages":
+			inMessages = m.Value.IsTrue()
+		case "cut":
+			cut = m.Value.IsTrue()
+		case "error":
+			why = m.Value.Str()
+		}
+	}
+	where := "after its messages"
+	if inMessages {
+		where = "in message " + strconv.FormatInt(whole+1, 10)
+	}
+	text := "the chat file's JSON document is not whole: it ends " + where + " (cut while it was written?)"
+	if !cut {
+		text = "the chat file's JSON document is broken " + where + " (" + why + ")"
+	}
+	text += ": the " + strconv.FormatInt(lost, 10) + " bytes after byte " + strconv.FormatInt(offset, 10)
+	if inMessages && whole > 0 {
+		text += ", where message " + strconv.FormatInt(whole, 10) + " ends,"
+	}
+	text += " are lost"
+	a.notice(text)
+	if inMessages {
+		a.state = lastNone
+	}
+	return errors.New(text)
 }
 
 // directories takes the cwd from the first workspace directory the file
@@ -239,6 +328,9 @@ func (a *Adapter) startSubagent(id string, ev jsonraw.Value) {
 	}
 	if _, ok := a.open[id]; ok {
 		return
+	}
+	if a.model == "" {
+		a.model = ev.Get("model").Str()
 	}
 	a.ensureMeta()
 	name := ev.Get("name").Str()
@@ -306,6 +398,19 @@ func (a *Adapter) record(v jsonraw.Value, parent string) {
 				a.errMsg = a.textOf(content).String()
 			}
 		}
+	case "info", "system":
+		// A note of the CLI's own in the chat (system: before 0.4x):
+		// shown as a notice, not dropped without a word.
+		if !seen {
+			a.text.Reset()
+			a.text.Text(dialog.WarningPrefix)
+			if l := a.textOf(content); l.IsEmpty() {
+				a.text.Text(string(typ.Body()) + " message with no text")
+			} else {
+				a.text.Lit(l)
+			}
+			a.warn(a.text.Literal(), parent)
+		}
 	}
 }
 
@@ -323,10 +428,39 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 		return
 	}
 	if injected(l.Body()) {
+		a.contextDir(l)
 		return
 	}
 	a.state = lastNone
 	a.prompt(l)
+}
+
+// contextDir takes the cwd, until init is written, from the session
+// context Gemini CLI puts first in a chat: "I'm currently working in the
+// directory: DIR" (or the first of "the following directories", in
+// earlier versions), or the first of its "Workspace Directories:" (0.61:
+// the folder it was started in). l is that text.
+func (a *Adapter) contextDir(l jsonraw.Literal) {
+	if a.cwd != "" || a.metaDone {
+		return
+	}
+	text := l.String()
+	for _, lead := range []string{"I'm currently working in the directory: ", "I'm currently working in the following directories:\n", "Workspace Directories:**\n", "Workspace Directories:\n"} {
+		_, rest, ok := strings.Cut(text, lead)
+		if !ok {
+			continue
+		}
+		line, _, _ := strings.Cut(rest, "\n")
+		if !strings.HasSuffix(lead, "\n") {
+			a.cwd = strings.TrimSpace(line)
+			return
+		}
+		// A list: "  - DIR" lines.
+		if dir, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok {
+			a.cwd = strings.TrimSpace(dir)
+		}
+		return
+	}
 }
 
 // injectedPrefixes start the user texts Gemini CLI adds itself (its
@@ -570,7 +704,11 @@ func (a *Adapter) endCall(c jsonraw.Value) {
 		a.w.SourceTime(t)
 	}
 	t := a.open[cid]
-	a.end(cid, a.resultText(result, display, isErr), isErr)
+	out := a.resultText(result, display, isErr)
+	if code, ok := shellExitCode(t.name, result); !isErr && ok {
+		isErr, out = true, a.exitCodeText(code, out)
+	}
+	a.end(cid, out, isErr)
 	if !isErr && t.parent == "" && t.name == "complete_task" {
 		// A subagent's chat read alone: the call that hands its result
 		// back ends it.
@@ -596,6 +734,37 @@ func responseError(result jsonraw.Value) bool {
 		}
 	}
 	return false
+}
+
+// shellExitCode returns the exit code other than 0 that the output of a
+// shell call's function responses states (see gemini.ShellExitCode).
+func shellExitCode(name string, result jsonraw.Value) (int64, bool) {
+	if name != gemini.ShellTool {
+		return 0, false
+	}
+	for e := result.Elements(); e.Next(); {
+		out := e.Value.Get("functionResponse").Get("response").Get("output")
+		if !out.IsString() {
+			continue
+		}
+		if code, ok := gemini.ShellExitCode(out.Body()); ok && code != 0 {
+			return code, true
+		}
+	}
+	return 0, false
+}
+
+// exitCodeText is the result of a shell call that failed with code: "[exit
+// code N]" ahead of its output, as for other agents, so that the cap
+// never cuts the reason off. out may be borrowed from a.out.
+func (a *Adapter) exitCodeText(code int64, out dialog.Text) dialog.Text {
+	a.text.Reset()
+	a.text.Text("[exit code " + strconv.FormatInt(code, 10) + "]")
+	if !out.IsEmpty() {
+		a.text.Text("\n")
+		a.text.Text(out.String())
+	}
+	return dialog.Lit(a.text.Literal())
 }
 
 // resultText is a call's result: the output (or, for an error, the error)
@@ -665,7 +834,13 @@ func (a *Adapter) responses(content jsonraw.Value) {
 		} else if v.Exists() {
 			a.out.Text(string(v.Bytes()))
 		}
-		a.end(id, dialog.Lit(a.out.Literal()), isErr)
+		out := dialog.Lit(a.out.Literal())
+		if v.IsString() && !isErr && a.open[id].name == gemini.ShellTool {
+			if code, ok := gemini.ShellExitCode(v.Body()); ok && code != 0 {
+				isErr, out = true, a.exitCodeText(code, out)
+			}
+		}
+		a.end(id, out, isErr)
 	}
 }
 
@@ -699,7 +874,10 @@ func (a *Adapter) restate(msgs jsonraw.Value) {
 		switch string(m.Get("type").Body()) {
 		case "user":
 			a.responses(m.Get("content"))
-			if !injected(a.textOf(m.Get("content")).Body()) && !a.textOf(m.Get("content")).IsEmpty() {
+			switch l := a.textOf(m.Get("content")); {
+			case injected(l.Body()):
+				a.contextDir(l)
+			case !l.IsEmpty():
 				a.state = lastNone
 			}
 		case "gemini":

@@ -3,8 +3,10 @@ package geminisession
 import (
 	"bytes"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
@@ -24,10 +26,7 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	}
 	var files []string
 	if st.IsDir() {
-		files, err = sessionfile.Find(path, nil, func(p string) (bool, error) {
-			main, mine, err := claims(p)
-			return mine && main, err
-		})
+		files, err = findChats(path)
 		if err != nil {
 			return nil, false, err
 		}
@@ -44,8 +43,47 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	return inputs, len(inputs) > 0, nil
 }
 
+// findChats walks the folder root and returns, in lexical order, the
+// sessions' own chat files in it: JSON Lines (session-*.jsonl) and JSON
+// documents (session-*.json, before 0.39), plain, .gz or .zst.
+func findChats(root string) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 || !chatName(d.Name()) {
+			return nil
+		}
+		main, mine, err := claims(path)
+		if err != nil {
+			return err
+		}
+		if main && mine {
+			found = append(found, path)
+		}
+		return nil
+	})
+	return found, err
+}
+
+// chatName reports whether a file's name may be a chat file's.
+func chatName(name string) bool {
+	if sessionfile.IsJSONL(name) {
+		return true
+	}
+	for _, ext := range []string{".json", ".json.gz", ".json.zst"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
 // claims reports whether a file is a chat file (mine), and whether it is a
 // session's own rather than a subagent's (kind "subagent" in its header).
+// A JSON document too long for its first records to be read whole is
+// recognised by its first members (isDocument).
 func claims(path string) (main, mine bool, err error) {
 	main = true
 	mine, err = sessionfile.Claims(path, func(ev adapter.Event) adapter.Claim {
@@ -55,11 +93,38 @@ func claims(path string) (main, mine bool, err error) {
 		}
 		return c
 	})
+	if err != nil || mine {
+		return main, mine, err
+	}
+	mine, err = isDocument(path)
 	return main, mine, err
 }
 
-// OpenSession returns the stream of one chat file with its subagents'
-// chats spliced in: a model message whose tool call names an agentId
+// docSniffBytes bounds how much of a file isDocument reads: the members
+// before "messages" are a few short strings.
+const docSniffBytes = 64 << 10
+
+// isDocument reports whether a file is a chat of the JSON-document form:
+// an object whose members before a "messages" array include a sessionId
+// and a projectHash (as Detect asks of a header).
+func isDocument(path string) (bool, error) {
+	r, err := sessionfile.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	d := &docLines{src: io.LimitReader(r, docSniffBytes)}
+	d.decide()
+	if d.rest != nil {
+		return false, nil
+	}
+	h, ok := jsonraw.Parse(append(append([]byte{'{'}, d.header...), '}'))
+	return ok && h.Get("sessionId").IsString() && h.Get("projectHash").Exists(), nil
+}
+
+// OpenSession returns the stream of one chat file, in the JSON Lines form
+// (a chat of the JSON-document form is read message by message, see
+// lines), with its subagents' chats spliced in: a model message whose tool call names an agentId
 // (invoke_agent) is preceded by the start of that call and by the records
 // of <folder>/<session id>/<agent id>.jsonl, each in an envelope naming
 // the call. The files are read once, in one pass, each as it comes.
@@ -68,7 +133,7 @@ func OpenSession(path string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &spliced{dir: filepath.Dir(path), srcs: []*source{{rc: f, fr: frame.NewReader(f, frame.Options{})}}, done: map[string]bool{}}, nil
+	return &spliced{dir: filepath.Dir(path), srcs: []*source{{rc: f, fr: frame.NewReader(lines(f), frame.Options{})}}, done: map[string]bool{}}, nil
 }
 
 // source is one file being read: the session's, or a subagent's.
@@ -205,6 +270,12 @@ func (s *spliced) subagents(src *source, data []byte) []subagent {
 		if args := c.Get("args"); args.Exists() {
 			b = append(b, `,"args":`...)
 			b = append(b, args.Bytes()...)
+		}
+		if model := v.Get("model"); model.IsString() && src.callID == "" {
+			// The model of the session's message that ran it: init may
+			// have to be written before that message is read.
+			b = append(b, `,"model":`...)
+			b = append(b, model.Bytes()...)
 		}
 		b = append(b, '}', '\n')
 		ags = append(ags, subagent{path: path, start: b})
