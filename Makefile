@@ -103,8 +103,8 @@ screenshots:
 # e2e: the real agent CLIs pinned in testdata/e2e/versions.txt, installed
 # with npm into E2E_CACHE (once per version), run every scenario of
 # testdata/e2e/scenarios through `run` against the scripted model of
-# internal/e2e/mockmodel; each dialog is validated and checked (README:
-# End to end). e2e-latest: the same with the registry's newest versions,
+# internal/e2e/mockmodel; each dialog is validated and checked (docs/e2e.md).
+# e2e-latest: the same with the registry's newest versions,
 # reporting what differs. The summary is printed at the end either way;
 # dialogs, transcripts, stderr and request logs stay in E2E_CACHE/out/MODE.
 # E2E_ONLY=claude,codex and E2E_SCENARIOS=basic narrow a run;
