@@ -298,22 +298,21 @@ func TestDevelopmentLayout(t *testing.T) {
 	require.NoError(t, err)
 	page := string(raw)
 	err = filepath.WalkDir("../../internal", func(path string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || d.Name() == "testdata" {
-			if d != nil && d.IsDir() && d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
+		switch {
+		case err != nil:
 			return err
+		case !d.IsDir():
+			return nil
+		case d.Name() == "testdata":
+			return filepath.SkipDir
 		}
 		goFiles, err := filepath.Glob(filepath.Join(path, "*.go"))
 		if err != nil || len(goFiles) == 0 {
-			return err
+			return err // a folder that holds only packages
 		}
 		rel, err := filepath.Rel("../..", path)
-		if err != nil {
-			return err
-		}
-		assert.Contains(t, page, "| `"+filepath.ToSlash(rel)+"` |", "docs/development.md: no row for the package")
-		return nil
+		assert.Contains(t, page, "| `"+filepath.ToSlash(rel)+"` |", "docs/development.md: no row for %s", rel)
+		return err
 	})
 	require.NoError(t, err)
 }
