@@ -36,6 +36,7 @@ DIST ?= dist
 PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 release:
 	@case '$(origin VERSION)' in command*|environment*) ;; *) echo 'make release needs VERSION=vX.Y.Z'; exit 2;; esac
+	@case '$(VERSION)' in v[0-9]*.[0-9]*.[0-9]*) ;; *) echo 'VERSION=$(VERSION) is not a tag such as v0.1.0'; exit 2;; esac
 	$(MAKE) --no-print-directory man MANDIR='$(DIST)/.man'
 	go run ./scripts/release -version '$(VERSION)' -dist '$(DIST)' -man '$(DIST)/.man' -epoch $(SOURCE_DATE_EPOCH) $(PLATFORMS)
 	rm -rf '$(DIST)/.man'
