@@ -122,4 +122,4 @@ e2e e2e-latest:
 		rc=$$?; echo; cat '$(E2E_CACHE)/out/$(MODE)/summary.txt' 2>/dev/null; exit $$rc
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
