@@ -26,7 +26,7 @@ MANDIR ?= bin/man
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 man:
 	rm -rf '$(MANDIR)'
-	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) go test ./cmd/sse-dialog-convert -count=1 -run '^TestManPages$$' -args -man '$(abspath $(MANDIR))'
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) go test ./cmd/sse-dialog-convert -count=1 -run '^TestManPages$$' -args -man '$(abspath $(MANDIR))' -man-version '$(VERSION)'
 
 # release: make release VERSION=v0.1.0. Into DIST: one archive per platform
 # (the static binary, README.md, LICENSE, CHANGELOG.md, man pages) and

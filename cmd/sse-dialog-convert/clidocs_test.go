@@ -21,6 +21,10 @@ import (
 // only checks that they can be made.
 var manDir = flag.String("man", "", "write the man pages into this `folder` (make man)")
 
+// manVersion is the version the man pages' footer names (make man passes
+// $(VERSION)); empty: none.
+var manVersion = flag.String("man-version", "", "the `version` the man pages name")
+
 // cliDocsDir holds the CLI reference, one Markdown page per command, made
 // from the cobra commands themselves (make docs).
 const cliDocsDir = "../../docs/cli"
@@ -102,7 +106,11 @@ func TestManPages(t *testing.T) {
 	}
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	root := docsRoot()
-	header := &doc.GenManHeader{Title: "SSE-DIALOG-CONVERT", Section: "1", Source: name, Manual: name + " manual"}
+	source := name
+	if *manVersion != "" {
+		source += " " + *manVersion
+	}
+	header := &doc.GenManHeader{Title: "SSE-DIALOG-CONVERT", Section: "1", Source: source, Manual: name + " manual"}
 	require.NoError(t, doc.GenManTree(root, header, dir))
 	var want []string
 	var walk func(*cobra.Command)
