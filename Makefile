@@ -5,7 +5,7 @@ BIN := bin/sse-dialog-convert
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: build test race lint golden fuzz bench pgo screenshots clean e2e e2e-latest
+.PHONY: build test race lint golden fuzz bench pgo screenshots clean e2e e2e-latest docs man release
 
 # A static binary: no libc dependency (one build runs in any container) and
 # a faster start.
@@ -14,6 +14,32 @@ build:
 
 test:
 	go test ./...
+
+# docs: the CLI reference in docs/cli, one page per command, made from the
+# cobra commands (TestCLIReference fails while the committed pages differ).
+docs:
+	go test ./cmd/sse-dialog-convert -count=1 -run '^TestCLIReference$$' -update
+
+# man: the man pages, one per command, into MANDIR. Their date is the last
+# commit's (SOURCE_DATE_EPOCH), so the same commit gives the same pages.
+MANDIR ?= bin/man
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+man:
+	rm -rf '$(MANDIR)'
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) go test ./cmd/sse-dialog-convert -count=1 -run '^TestManPages$$' -args -man '$(abspath $(MANDIR))' -man-version '$(VERSION)'
+
+# release: make release VERSION=v0.1.0. Into DIST: one archive per platform
+# (the static binary, README.md, LICENSE, CHANGELOG.md, man pages) and
+# SHA256SUMS. Reproducible: the same commit gives the same bytes
+# (scripts/release). PLATFORMS=linux/amd64 narrows it.
+DIST ?= dist
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+release:
+	@case '$(origin VERSION)' in command*|environment*) ;; *) echo 'make release needs VERSION=vX.Y.Z'; exit 2;; esac
+	@case '$(VERSION)' in v[0-9]*.[0-9]*.[0-9]*) ;; *) echo 'VERSION=$(VERSION) is not a tag such as v0.1.0'; exit 2;; esac
+	$(MAKE) --no-print-directory man MANDIR='$(DIST)/.man'
+	go run ./scripts/release -version '$(VERSION)' -dist '$(DIST)' -man '$(DIST)/.man' -epoch $(SOURCE_DATE_EPOCH) $(PLATFORMS)
+	rm -rf '$(DIST)/.man'
 
 race:
 	go test -race ./...
@@ -78,8 +104,8 @@ screenshots:
 # e2e: the real agent CLIs pinned in testdata/e2e/versions.txt, installed
 # with npm into E2E_CACHE (once per version), run every scenario of
 # testdata/e2e/scenarios through `run` against the scripted model of
-# internal/e2e/mockmodel; each dialog is validated and checked (README:
-# End to end). e2e-latest: the same with the registry's newest versions,
+# internal/e2e/mockmodel; each dialog is validated and checked (docs/e2e.md).
+# e2e-latest: the same with the registry's newest versions,
 # reporting what differs. The summary is printed at the end either way;
 # dialogs, transcripts, stderr and request logs stay in E2E_CACHE/out/MODE.
 # E2E_ONLY=claude,codex and E2E_SCENARIOS=basic narrow a run;
@@ -96,4 +122,4 @@ e2e e2e-latest:
 		rc=$$?; echo; cat '$(E2E_CACHE)/out/$(MODE)/summary.txt' 2>/dev/null; exit $$rc
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -52,25 +52,55 @@ func readmeExamples(readme string) []readmeExample {
 	return exs
 }
 
-// TestReadmeExamples: every command the README shows with its output
-// prints that output, run from the repository's root as a reader of the
-// README would.
-func TestReadmeExamples(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// docPages lists the pages a reader reads, relative to the repository's
+// root: README.md and every Markdown page under docs/, but not
+// docs/pending (notes waiting to be folded in).
+func docPages(t *testing.T) []string {
+	t.Helper()
+	pages := []string{"README.md"}
+	err := filepath.WalkDir("../../docs", func(path string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == "pending":
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(path, ".md"):
+			rel, err := filepath.Rel("../..", path)
+			pages = append(pages, filepath.ToSlash(rel))
+			return err
+		}
+		return nil
+	})
 	require.NoError(t, err)
-	exs := readmeExamples(string(readme))
-	require.GreaterOrEqual(t, len(exs), 2, "the output example and validate's")
+	return pages
+}
+
+// TestReadmeExamples: every command the README and docs/ show with its
+// output prints that output, run from the repository's root as a reader
+// would.
+func TestReadmeExamples(t *testing.T) {
+	pages := docPages(t)
+	texts := map[string]string{}
+	for _, p := range pages {
+		b, err := os.ReadFile(filepath.Join("../..", p))
+		require.NoError(t, err)
+		texts[p] = string(b)
+	}
 	t.Setenv("SSE_MODEL_NAME", "")
 	t.Setenv("SSE_TASK_ID", "")
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	t.Chdir("../..")
-	found := false
-	for _, ex := range exs {
-		r := cli{args: ex.args}.run(t)
-		assert.True(t, matchesElided(ex.want, r.stdout), "$ %s %s\nshown:\n%s\nprinted:\n%s\nstderr: %s",
-			name, strings.Join(ex.args, " "), ex.want, r.stdout, r.stderr)
-		found = found || strings.Contains(ex.want, `"type":"complete"`)
+	found, count := false, 0
+	for _, p := range pages {
+		for _, ex := range readmeExamples(texts[p]) {
+			count++
+			r := cli{args: ex.args}.run(t)
+			assert.True(t, matchesElided(ex.want, r.stdout), "%s:\n$ %s %s\nshown:\n%s\nprinted:\n%s\nstderr: %s",
+				p, name, strings.Join(ex.args, " "), ex.want, r.stdout, r.stderr)
+			found = found || strings.Contains(ex.want, `"type":"complete"`)
+		}
 	}
+	assert.GreaterOrEqual(t, count, 2, "the output example and validate's")
 	assert.True(t, found, "the output example is among them")
 }
 
@@ -147,59 +177,142 @@ func githubAnchor(heading string) string {
 	return b.String()
 }
 
-var readmeLink = regexp.MustCompile(`\]\(#([^)]+)\)`)
-
-// TestReadmeFormats: the README's list of formats is the registry's. Every
-// format the converter reads has a row in the Formats table, whose links
-// lead to sections of the README, and is a value in the --format row of
-// the flags; no row names a format the registry does not read. Every link
-// within the README leads to a heading.
-func TestReadmeFormats(t *testing.T) {
-	raw, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	readme := string(raw)
-	anchors := map[string]bool{}
+// anchors returns the anchors of a Markdown page's headings (code blocks
+// aside).
+func anchors(page string) map[string]bool {
+	found := map[string]bool{}
 	inCode := false
-	for _, line := range strings.Split(readme, "\n") {
+	for _, line := range strings.Split(page, "\n") {
 		if strings.HasPrefix(line, "```") {
 			inCode = !inCode
 		}
 		if h := strings.TrimLeft(line, "#"); !inCode && h != line && strings.HasPrefix(h, " ") {
-			anchors[githubAnchor(strings.TrimSpace(h))] = true
+			found[githubAnchor(strings.TrimSpace(h))] = true
 		}
 	}
-	for _, m := range readmeLink.FindAllStringSubmatch(readme, -1) {
-		assert.True(t, anchors[m[1]], "the link #%s leads to no heading", m[1])
+	return found
+}
+
+// mdLink is a Markdown link or image: ](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocsLinks: every link of the README and docs/ that stays in the
+// repository leads to a file that exists, and, with #anchor into a
+// Markdown page, to one of its headings.
+func TestDocsLinks(t *testing.T) {
+	for _, p := range docPages(t) {
+		b, err := os.ReadFile(filepath.Join("../..", p))
+		require.NoError(t, err)
+		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := p
+			if file != "" {
+				path = filepath.ToSlash(filepath.Join(filepath.Dir(p), file))
+			}
+			linked, err := os.ReadFile(filepath.Join("../..", path))
+			if !assert.NoError(t, err, "%s links to %s, which is not there", p, target) {
+				continue
+			}
+			if anchor != "" {
+				assert.True(t, strings.HasSuffix(path, ".md") && anchors(string(linked))[anchor],
+					"%s links to %s: no such heading in %s", p, target, path)
+			}
+		}
+	}
+}
+
+// TestReadmeIsShort: the README is the first page a user reads: at most
+// 250 lines, and nothing of the project's own history or of folders a
+// reader does not have.
+func TestReadmeIsShort(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	readme := string(b)
+	assert.LessOrEqual(t, strings.Count(readme, "\n"), 250)
+	for _, word := range []string{"this round", "issue 1", "issue 2", "../shared", "session of the project"} {
+		assert.NotContains(t, strings.ToLower(readme), word)
+	}
+}
+
+// TestReadmeFormats: the lists of formats are the registry's. Every format
+// the converter reads has a row in the README's Formats table and in that
+// of docs/formats/README.md, each linking to its page,
+// docs/formats/NAME.md; no row names a format the registry does not read;
+// and the --format row of the flags (docs/usage.md) names every format.
+func TestReadmeFormats(t *testing.T) {
+	for _, page := range []struct{ path, section, pages string }{
+		{"README.md", "\n## Formats\n", "docs/formats/"},
+		{"docs/formats/README.md", "# Formats\n", ""},
+	} {
+		raw, err := os.ReadFile(filepath.Join("../..", page.path))
+		require.NoError(t, err)
+		_, section, ok := strings.Cut(string(raw), page.section)
+		require.True(t, ok, "%s has a Formats section", page.path)
+		section, _, _ = strings.Cut(section, "\n## ")
+		rows := map[string]string{}
+		body := false // past the table's header
+		for _, line := range strings.Split(section, "\n") {
+			if strings.HasPrefix(line, "|---") {
+				body = true
+			}
+			if !body || !strings.HasPrefix(line, "| `") {
+				continue
+			}
+			cells := strings.Split(line, "|")
+			format := strings.Trim(strings.TrimSpace(cells[1]), "`")
+			f, known := registry.Lookup(format)
+			assert.True(t, known && f.New != nil, "%s: the Formats table names %q, which the registry does not read", page.path, format)
+			rows[format] = line
+		}
+		for _, f := range registry.Readable() {
+			if assert.Contains(t, rows, f.Name, "%s: the Formats table has no row for %s", page.path, f.Name) {
+				assert.Contains(t, rows[f.Name], "]("+page.pages+f.Name+".md", "%s: the row of %s links to no page of its own", page.path, f.Name)
+			}
+			_, err := os.Stat(filepath.Join("../../docs/formats", f.Name+".md"))
+			assert.NoError(t, err, "%s has no page", f.Name)
+		}
 	}
 
-	_, section, ok := strings.Cut(readme, "\n## Formats\n")
-	require.True(t, ok, "the README has a Formats section")
-	section, _, _ = strings.Cut(section, "\n## ")
-	rows := map[string]string{}
-	body := false // past the table's header
-	for _, line := range strings.Split(section, "\n") {
-		if strings.HasPrefix(line, "|---") {
-			body = true
-		}
-		if !body || !strings.HasPrefix(line, "| `") {
-			continue
-		}
-		cells := strings.Split(line, "|")
-		format := strings.Trim(strings.TrimSpace(cells[1]), "`")
-		f, known := registry.Lookup(format)
-		assert.True(t, known && f.New != nil, "the Formats table names %q, which the registry does not read", format)
-		rows[format] = line
-		assert.NotEmpty(t, readmeLink.FindAllString(line, -1), "the row of %s links to no section", format)
-	}
+	usage, err := os.ReadFile("../../docs/usage.md")
+	require.NoError(t, err)
 	var formatFlag string
-	for _, line := range strings.Split(readme, "\n") {
+	for _, line := range strings.Split(string(usage), "\n") {
 		if strings.HasPrefix(line, "| `-f, --format FORMAT` |") {
 			formatFlag = line
 		}
 	}
-	require.NotEmpty(t, formatFlag, "the flags table has a --format row")
+	require.NotEmpty(t, formatFlag, "the flags table of docs/usage.md has a --format row")
 	for _, f := range registry.Readable() {
-		assert.Contains(t, rows, f.Name, "the Formats table has no row for %s", f.Name)
 		assert.Contains(t, formatFlag, "`"+f.Name+"`", "the --format row does not name %s", f.Name)
 	}
+}
+
+// TestDevelopmentLayout: docs/development.md has a row for every package
+// under internal/, so that a reader finds each one.
+func TestDevelopmentLayout(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/development.md")
+	require.NoError(t, err)
+	page := string(raw)
+	err = filepath.WalkDir("../../internal", func(path string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case !d.IsDir():
+			return nil
+		case d.Name() == "testdata":
+			return filepath.SkipDir
+		}
+		goFiles, err := filepath.Glob(filepath.Join(path, "*.go"))
+		if err != nil || len(goFiles) == 0 {
+			return err // a folder that holds only packages
+		}
+		rel, err := filepath.Rel("../..", path)
+		assert.Contains(t, page, "| `"+filepath.ToSlash(rel)+"` |", "docs/development.md: no row for %s", rel)
+		return err
+	})
+	require.NoError(t, err)
 }

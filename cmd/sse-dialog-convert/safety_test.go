@@ -505,9 +505,11 @@ func TestVersionString(t *testing.T) {
 		{"go install …@version: no checkout", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, "v1.2.0"},
 		{"built in a clone", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261130173921-5328ae68e962+dirty"}, Settings: vcs},
 			"v0.0.0-20261130173921-5328ae68e962+dirty (revision 5328ae68e9627b9bcdce773c51e67798fe1ae3e6, 2026-11-30T17:39:21Z, modified)"},
-		{"no version known", "", &debug.BuildInfo{Settings: vcs[:2]}, "(devel) (revision 5328ae68e9627b9bcdce773c51e67798fe1ae3e6)"},
+		{"no version known", "", &debug.BuildInfo{Settings: vcs[:2]}, "dev (revision 5328ae68e9627b9bcdce773c51e67798fe1ae3e6)"},
+		{"go build -buildvcs=false", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "dev"},
+		{"make release", "v0.1.0", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "v0.1.0"},
 		{"make build", "v0.3.0-4-g5328ae6", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "v0.3.0-4-g5328ae6"},
-		{"no build info", "", nil, "(devel)"},
+		{"no build info", "", nil, "dev"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, versionString(tt.stamped, tt.bi), tt.name)

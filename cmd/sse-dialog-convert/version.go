@@ -5,13 +5,16 @@ import (
 	"strings"
 )
 
-// version is set by the Makefile: -ldflags "-X main.version=…".
+// version is set by the Makefile: -ldflags "-X main.version=…" (the tag,
+// for make release; git describe, for make build).
 var version string
 
 // buildVersion is what --version prints: the version stamped at link time,
 // else the module version from the build info (go install …@vX), else
-// "(devel)"; then the VCS revision the go command stamps into a build made
-// in a git checkout (go build, go install ./cmd/…), when there is one.
+// "dev" (a build that knows no version: the go command says "(devel)");
+// then the VCS revision the go command stamps into a build made in a git
+// checkout (go build, go install ./cmd/…), when there is one. A release
+// build is made with -buildvcs=false, so it prints its tag alone.
 func buildVersion() string {
 	bi, _ := debug.ReadBuildInfo()
 	return versionString(version, bi)
@@ -19,11 +22,11 @@ func buildVersion() string {
 
 func versionString(stamped string, bi *debug.BuildInfo) string {
 	v := stamped
-	if v == "" && bi != nil && bi.Main.Version != "" {
+	if v == "" && bi != nil && bi.Main.Version != "(devel)" {
 		v = bi.Main.Version
 	}
 	if v == "" {
-		v = "(devel)"
+		v = "dev"
 	}
 	if bi == nil {
 		return v
