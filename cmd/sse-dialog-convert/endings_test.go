@@ -132,5 +132,14 @@ func TestInitClockAndCWDOfSavedAndLiveInput(t *testing.T) {
 		}
 		assert.Equal(t, live, data["clock"], tt.name+", live")
 		assert.Equal(t, tt.liveCWD, data["cwd"], tt.name+", live")
+
+		// Live with the clock pinned: its times are no one's.
+		code, _, stderr = runCLI(t, tt.in, "-o", out, "--clock", "0")
+		require.Equal(t, 0, code, stderr)
+		data = readDialog(t, out)[0]["data"].(map[string]any)
+		if tt.clock != "source" {
+			live = "conversion"
+		}
+		assert.Equal(t, live, data["clock"], tt.name+", live, --clock")
 	}
 }

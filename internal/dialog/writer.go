@@ -32,6 +32,9 @@ type Options struct {
 	HasPrompt bool
 	// Clock gives the time for lines without a timestamp of their own.
 	Clock Clock
+	// PinnedClock says Clock is pinned (--clock, SOURCE_DATE_EPOCH): its
+	// readings are no one's time, live or not (init.data.clock).
+	PinnedClock bool
 	// MaxText caps tool results, errors and args strings (bytes); < 0 turns
 	// the cap off, 0 means DefaultMaxText.
 	MaxText int
@@ -704,13 +707,13 @@ const (
 // when init is written (it is first, before the rest of the input is
 // seen): the source's, when a line so far gave a timestamp (a saved input's
 // init waits for the first entry's line); else the arrival of the lines,
-// when they are read live; else the conversion's own, which says nothing
-// about the run.
+// when they are read live by a clock that is not pinned; else the
+// conversion's own, which says nothing about the run.
 func (w *Writer) clockKind() string {
 	switch {
 	case w.srcSeen:
 		return ClockSource
-	case w.opt.Saved:
+	case w.opt.Saved || w.opt.PinnedClock:
 		return ClockConversion
 	}
 	return ClockArrival

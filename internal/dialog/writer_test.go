@@ -712,15 +712,18 @@ func TestWriterInitSaysWhereTimesAndCWDComeFrom(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		saved, stamp bool
+		pinned       bool
 		clock, cwd   string
 	}{
-		{"saved, stamped", true, true, "source", ""},
-		{"saved, no timestamps", true, false, "conversion", ""},
-		{"live, stamped", false, true, "source", "/proc-wd"},
-		{"live, no timestamps", false, false, "arrival", "/proc-wd"},
+		{"saved, stamped", true, true, false, "source", ""},
+		{"saved, no timestamps", true, false, false, "conversion", ""},
+		{"live, stamped", false, true, false, "source", "/proc-wd"},
+		{"live, no timestamps", false, false, false, "arrival", "/proc-wd"},
+		{"live, no timestamps, the clock pinned", false, false, true, "conversion", "/proc-wd"},
+		{"live, stamped, the clock pinned", false, true, true, "source", "/proc-wd"},
 	} {
 		var out bytes.Buffer
-		w := NewWriter(&out, Options{Clock: pinned, Saved: c.saved, DefaultCWD: "/proc-wd"})
+		w := NewWriter(&out, Options{Clock: pinned, PinnedClock: c.pinned, Saved: c.saved, DefaultCWD: "/proc-wd"})
 		w.BeginLine()
 		if c.stamp {
 			w.SourceTime(at(t, "2026-09-06T17:14:00Z"))
