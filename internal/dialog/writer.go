@@ -700,7 +700,7 @@ func (w *Writer) ensureInit() {
 const (
 	ClockSource     = "source"     // the input's own timestamps
 	ClockArrival    = "arrival"    // the converter's clock as lines arrived, live
-	ClockConversion = "conversion" // the converter's clock, reading saved input: not the run's times
+	ClockConversion = "conversion" // the converter's clock on saved input, or pinned: not the run's times
 )
 
 // clockKind says where the dialog's times come from, from what is known
