@@ -80,7 +80,7 @@ func TestFlagsOverrideEnvAndStream(t *testing.T) {
 	code, _, errOut := runCLI(t, claudeRun, "-o", out, "--prompt-file", promptFile, "--task", "T", "--cwd", "/c", "--agent", "my-agent")
 	require.Equal(t, 0, code, errOut)
 	es := readDialog(t, out)
-	assert.Equal(t, map[string]any{"task": "T", "cwd": "/c", "model": "env-model", "agent": "my-agent"}, es[0]["data"])
+	assert.Equal(t, map[string]any{"task": "T", "cwd": "/c", "model": "env-model", "agent": "my-agent", "clock": "arrival"}, es[0]["data"])
 	assert.Equal(t, "prompt", es[1]["type"])
 	assert.Equal(t, "Fix the bug\n", es[1]["content"])
 

@@ -105,6 +105,7 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 		return opt, err
 	}
 	opt.Clock = clock
+	_, opt.PinnedClock = clock.(dialog.FixedClock)
 	return opt, nil
 }
 

@@ -28,6 +28,10 @@ type source struct {
 	format *adapter.Format
 	// err: the FILE could not be read (a batch counts it as failed).
 	err error
+	// sniffed is the format whose events a stream FILE's first records
+	// surely are (firstClaim), nil when unknown: FILEs of different
+	// formats are not one stream (see oneDialog).
+	sniffed *adapter.Format
 }
 
 // sources gives each FILE its dialogs. "-" is standard input. A FILE some
@@ -71,7 +75,7 @@ func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Re
 	if err != nil || !st.IsDir() && !st.Mode().IsRegular() {
 		return []source{{name: file, inputs: []*input{fileInput(file)}}} // opening tells what is wrong
 	}
-	f, ins, err := claim(file, st.IsDir(), formats, forced, sniff)
+	f, ins, sniffed, err := claim(file, st.IsDir(), formats, forced, sniff)
 	switch {
 	case err != nil && st.IsDir():
 		var pe *os.PathError
@@ -93,7 +97,7 @@ func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Re
 	case st.IsDir():
 		return []source{{name: file, err: noSessions(file, formats)}}
 	}
-	return []source{{name: file, inputs: []*input{fileInput(file)}}}
+	return []source{{name: file, inputs: []*input{fileInput(file)}, sniffed: sniffed}}
 }
 
 // noSessions says that the folder path holds no session of the formats
@@ -114,17 +118,20 @@ func noSessions(path string, formats []adapter.Format) error {
 // decide first, as detection would: only the format that claims one of
 // them as surely its own is asked (none, for a stream format's), so that
 // a batch of transcripts is not read again by every format with Inputs.
-func claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff **bufio.Reader) (*adapter.Format, []adapter.Input, error) {
+//
+// sniffed is the format of the file's first records, when one claimed
+// them as surely its own (not asked when forced).
+func claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff **bufio.Reader) (found *adapter.Format, ins []adapter.Input, sniffed *adapter.Format, err error) {
 	switch {
 	case forced:
 		formats = formats[:1]
 	case !isDir:
-		f, err := firstClaim(path, formats, sniff)
+		sniffed, err = firstClaim(path, formats, sniff)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		if f != nil {
-			formats = []adapter.Format{*f}
+		if sniffed != nil {
+			formats = []adapter.Format{*sniffed}
 		}
 	}
 	for i := range formats {
@@ -134,13 +141,13 @@ func claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff
 		}
 		ins, ok, err := f.Inputs(path)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, sniffed, err
 		}
 		if ok {
-			return f, ins, nil
+			return f, ins, sniffed, nil
 		}
 	}
-	return nil, nil, nil
+	return nil, nil, sniffed, nil
 }
 
 // firstClaim returns the format that claims one of the file's first
@@ -186,7 +193,8 @@ func oneDialog(srcs []source) (source, error) {
 		return srcs[0], srcs[0].err
 	}
 	joined := source{name: fmt.Sprintf("%s and %d more inputs", srcs[0].name, len(srcs)-1)}
-	for _, s := range srcs {
+	var first *source // the first of a known format
+	for i, s := range srcs {
 		switch {
 		case s.err != nil:
 			return s, s.err
@@ -194,6 +202,14 @@ func oneDialog(srcs []source) (source, error) {
 			return s, refusef("%s holds %d sessions, each a dialog of its own: convert them with --out-dir DIR", s.file, len(srcs))
 		case s.format != nil:
 			return s, refusef("%s is %s, a dialog of its own: it cannot be joined with other inputs (convert each with --out-dir DIR)", s.name, s.format.Title)
+		case s.sniffed == nil:
+		case first == nil:
+			first = &srcs[i]
+		case s.sniffed.Name != first.sniffed.Name:
+			// Read as one stream, the second would be dropped without a
+			// word, or read as events of the first's format.
+			return s, refusef("%s is %s and %s is %s: FILEs of different formats are not one stream; convert each to a dialog of its own with --out-dir DIR",
+				first.name, first.sniffed.Title, s.name, s.sniffed.Title)
 		}
 		joined.inputs = append(joined.inputs, s.inputs...)
 	}

@@ -103,7 +103,8 @@ func TestFollowWritesEntriesAsLinesArrive(t *testing.T) {
 	assert.Equal(t, "complete", last.Get("type").Str)
 	assert.Equal(t, "success", last.Get("status").Str)
 
-	// The same input converted in one go gives the same dialog.
+	// The same input converted in one go gives the same dialog (the
+	// clock pinned, its times are the conversion's either way).
 	code, whole, _ := runCLI(t, "", "-o", "-", "--clock", "1767225600", "--cwd", "/src", in)
 	require.Equal(t, 0, code)
 	got, err := os.ReadFile(out)

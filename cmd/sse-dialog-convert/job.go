@@ -118,6 +118,9 @@ func (j *job) run(ctx context.Context) error {
 	}
 
 	outErr := f.outErr
+	if f.ending == nil {
+		f.ending = forcedEnding(conv, j.copt)
+	}
 	if err := conv.Close(f.ending); err != nil && outErr == nil {
 		outErr = err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
@@ -41,4 +42,24 @@ func wrongFormat(conv *dispatch.Converter, format, input string) string {
 		return fmt.Sprintf("no events of a format it reads (%s) in %s; %s", formatList(registry.Readable()), input, looks)
 	}
 	return ""
+}
+
+// ReasonWrongFormat is complete.reason when --format forced a format none
+// of whose events the input held.
+const ReasonWrongFormat = "wrong_format"
+
+// forcedEnding is how a dialog ends whose format was forced (--format)
+// when the input held objects and none was an event of that format: in
+// error, whatever the adapter made of the others (an object of another
+// format may look like its ending), or nil when the format's events were
+// there, or nothing was there to judge.
+func forcedEnding(conv *dispatch.Converter, copt dispatch.Options) *dialog.Ending {
+	if !copt.Forced || len(copt.Formats) == 0 {
+		return nil
+	}
+	if st := conv.Stats(); st.Records+st.Unknown == 0 || st.Recognised > 0 {
+		return nil
+	}
+	return &dialog.Ending{Status: dialog.StatusError, Reason: ReasonWrongFormat,
+		Message: fmt.Sprintf("--format %s: the input held no %s events", copt.Formats[0].Name, copt.Formats[0].Name)}
 }

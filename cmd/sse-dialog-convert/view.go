@@ -260,6 +260,7 @@ func viewJob(src source, w io.Writer, stderr io.Writer) (*job, error) {
 		return nil, err
 	}
 	opt := dialog.Options{Clock: clock}
+	_, opt.PinnedClock = clock.(dialog.FixedClock)
 	if wd, err := os.Getwd(); err == nil {
 		opt.DefaultCWD = wd
 	}

@@ -11,7 +11,9 @@
 package adapter
 
 import (
+	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
@@ -103,6 +105,22 @@ type Input struct {
 // FailureFlag reads a flag that marks a failure, such as is_error: set by
 // anything but false, null or absence.
 func FailureFlag(v jsonraw.Value) bool { return !v.IsNull() && !v.IsFalse() }
+
+// FlagNote says why a flag that is not a JSON boolean (the string
+// "false", 0, an object) was read as FailureFlag reads it: for the
+// ending's message, so that an error nobody reported is not taken for the
+// agent's. It is "" for true, false, null and absence. name is the flag's
+// key.
+func FlagNote(v jsonraw.Value, name string) string {
+	if !v.Exists() || v.IsNull() || v.IsTrue() || v.IsFalse() {
+		return ""
+	}
+	lit := string(v.Bytes())
+	if len(lit) > 40 {
+		lit = strings.ToValidUTF8(lit[:40], "") + "…"
+	}
+	return fmt.Sprintf("%s is %s, not a JSON boolean: read as an error", name, lit)
+}
 
 // SuccessFlag reads a flag that marks success, such as success: true, null
 // and absence hold (no verdict); false or a value of another type is a

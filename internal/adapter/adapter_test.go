@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -52,4 +53,18 @@ func TestTime(t *testing.T) {
 func TestTimeAllocatesNothing(t *testing.T) {
 	v := value(t, `"2026-01-02T03:04:05.678Z"`)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _, _ = Time(v) }))
+}
+
+// A flag of another JSON type is an error, and the note says so, with the
+// value as the input wrote it; a boolean or null needs no note.
+func TestFlagNote(t *testing.T) {
+	for _, raw := range []string{`true`, `false`, `null`} {
+		assert.Empty(t, FlagNote(value(t, raw), "is_error"), raw)
+	}
+	assert.Empty(t, FlagNote(jsonraw.Value{}, "is_error"), "absent")
+	assert.Equal(t, `is_error is "false", not a JSON boolean: read as an error`, FlagNote(value(t, `"false"`), "is_error"))
+	assert.Equal(t, `is_error is 0, not a JSON boolean: read as an error`, FlagNote(value(t, `0`), "is_error"))
+	long := FlagNote(value(t, `"`+strings.Repeat("x", 100)+`"`), "is_error")
+	assert.Contains(t, long, `"xxxx`)
+	assert.Less(t, len(long), 100, "the value is cut")
 }

@@ -539,6 +539,14 @@ func (a *Adapter) result(ev *event) {
 	if isErr {
 		a.errMsg = errorMessage(ev.errors, ev.result, ev.err, subtype)
 	}
+	if note := adapter.FlagNote(ev.isError, "is_error"); note != "" {
+		// Not the agent's word for an error: the message says why it is
+		// one, and the reason guesses at no cause.
+		a.errMsg = note + " (" + a.errMsg + ")"
+		if a.reason == ReasonAPIError {
+			a.reason = ReasonInvalidFlag
+		}
+	}
 	if d, ok := ev.duration.Int(); ok {
 		a.durMS = dialog.AddSat(a.durMS, d)
 		a.hasDur = true
@@ -555,6 +563,7 @@ const (
 	ReasonInterrupted      = "interrupted"       // terminal_reason aborted_streaming / aborted_tools
 	ReasonDuringExecution  = "during_execution"  // error_during_execution
 	ReasonAPIError         = "api_error"         // is_error with subtype success: API, auth, billing, network
+	ReasonInvalidFlag      = "invalid_is_error"  // is_error not a boolean ("false" as a string): read as an error
 )
 
 // reasonFor maps a result's subtype and terminal_reason to complete.reason.

@@ -302,34 +302,34 @@ func TestInitAndPrompt(t *testing.T) {
 		{
 			name:  "hooks before init, a second init makes no entry",
 			lines: []string{`{"type":"system","subtype":"hook_response","hook_id":"h","outcome":"success"}`, initLine, asst("msg_1", "", text("a")), okResult, `{"type":"system","subtype":"init","cwd":"/other","model":"claude-haiku-4-5"}`, asst("msg_2", "", text("b")), okResult},
-			init:  map[string]any{"task": "", "cwd": "/src/app", "model": "claude-sonnet-4-6", "agent": "claude-code"}, wantBody: 2,
+			init:  map[string]any{"task": "", "cwd": "/src/app", "model": "claude-sonnet-4-6", "agent": "claude-code", "clock": "arrival"}, wantBody: 2,
 		},
 		{
 			name:  "no init: the first answer's model",
 			lines: []string{asst("msg_1", "", text("a")), okResult},
-			init:  map[string]any{"task": "", "cwd": "/work", "model": "claude-sonnet-4-6", "agent": "claude-code"}, wantBody: 1,
+			init:  map[string]any{"task": "", "cwd": "/work", "model": "claude-sonnet-4-6", "agent": "claude-code", "clock": "arrival"}, wantBody: 1,
 		},
 		{
 			name:  "an init without a model waits for the first answer",
 			lines: []string{`{"type":"system","subtype":"init","cwd":"/cut","session_id":"s1"}`, asst("msg_1", "", text("a")), okResult},
-			init:  map[string]any{"task": "", "cwd": "/cut", "model": "claude-sonnet-4-6", "agent": "claude-code"}, wantBody: 1,
+			init:  map[string]any{"task": "", "cwd": "/cut", "model": "claude-sonnet-4-6", "agent": "claude-code", "clock": "arrival"}, wantBody: 1,
 		},
 		{
 			name:   "the first replayed message is the prompt",
 			lines:  []string{initLine, replay(`"fix <the> bug & test"`), asst("msg_1", "", text("ok")), okResult, replay(`"second"`), asst("msg_2", "", text("ok2")), okResult},
-			init:   map[string]any{"task": "", "cwd": "/src/app", "model": "claude-sonnet-4-6", "agent": "claude-code"},
+			init:   map[string]any{"task": "", "cwd": "/src/app", "model": "claude-sonnet-4-6", "agent": "claude-code", "clock": "arrival"},
 			prompt: "fix <the> bug & test", wantBody: 2,
 		},
 		{
 			name:   "a replay with text blocks",
 			lines:  []string{initLine, replay(`[{"type":"text","text":"one"},{"type":"text","text":"two"}]`), okResult},
-			init:   map[string]any{"task": "", "cwd": "/src/app", "model": "claude-sonnet-4-6", "agent": "claude-code"},
+			init:   map[string]any{"task": "", "cwd": "/src/app", "model": "claude-sonnet-4-6", "agent": "claude-code", "clock": "arrival"},
 			prompt: "one\ntwo",
 		},
 		{
 			name:  "injected skill text is not shown",
 			lines: []string{initLine, `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Base directory for this skill"}]},"parent_tool_use_id":null,"isSynthetic":true}`, okResult},
-			init:  map[string]any{"task": "", "cwd": "/src/app", "model": "claude-sonnet-4-6", "agent": "claude-code"},
+			init:  map[string]any{"task": "", "cwd": "/src/app", "model": "claude-sonnet-4-6", "agent": "claude-code", "clock": "arrival"},
 		},
 	}
 	for _, tt := range tests {
@@ -663,4 +663,16 @@ func TestMemoryFollowsWhatIsRecent(t *testing.T) {
 	assert.Equal(t, map[string]any{"in": float64(112 * n), "out": float64(3 * n),
 		"cache_read": float64(100 * n), "cache_write": float64(10 * n)}, complete["total_tokens"])
 	assert.Equal(t, float64(n), complete["turns"])
+}
+
+// is_error as the string "false" is no boolean: the run is an error
+// (never a success read from a malformed flag), and the message says why,
+// with the result's text after it; the reason guesses no API failure.
+func TestResultIsErrorAsAString(t *testing.T) {
+	es := convertLines(t, initLine, asst("msg_1", "", text("done")),
+		`{"type":"result","subtype":"success","is_error":"false","duration_ms":5,"num_turns":1,"result":"done"}`)
+	c := completeOf(t, es)
+	assert.Equal(t, "error", c["status"])
+	assert.Equal(t, `is_error is "false", not a JSON boolean: read as an error (done)`, c["message"])
+	assert.Equal(t, "invalid_is_error", c["reason"])
 }

@@ -38,6 +38,12 @@ type Adapter struct {
 
 	tmp []byte // reused for compact JSON
 	lit jsonraw.Builder
+
+	// prompt is the echoed user line's text, held while held is set: the
+	// line has no timestamp, and the prompt takes the time of the line
+	// after it (see user).
+	prompt jsonraw.Builder
+	held   bool
 }
 
 // runBuf is a run of deltas being joined, copied out of their events.
@@ -115,9 +121,12 @@ func (a *Adapter) Event(e adapter.Event) error {
 		recap = typ == "assistant" && a.text.open
 		a.endText()
 	}
+	stamped := false
 	if t, ok := adapter.Time(ev.timestamp); ok {
 		a.w.SourceTime(t)
+		stamped = true
 	}
+	a.writePrompt()
 	switch typ {
 	case "system":
 		if ev.subtype.Is("init") {
@@ -125,7 +134,7 @@ func (a *Adapter) Event(e adapter.Event) error {
 			a.w.Meta(dialog.Meta{Model: ev.model.Str(), CWD: ev.cwd.Str(), Agent: Agent})
 		}
 	case "user":
-		a.user(ev.message)
+		a.user(ev.message, stamped)
 	case "thinking":
 		if thinkingDelta && !ev.text.Lit().IsEmpty() {
 			a.output(ev.modelCallID)
@@ -158,12 +167,32 @@ func (a *Adapter) endText() {
 	}
 }
 
-// user is the prompt, echoed: its text blocks joined by newlines.
-func (a *Adapter) user(msg jsonraw.Value) {
+// user is the prompt, echoed: its text blocks joined by newlines. Cursor
+// prints the line without a timestamp; written now, it would take the
+// converter's clock, and every entry after it that time, as ts never goes
+// back. It is held until the next line, whose time it takes (or the end
+// of input); a user line with its own timestamp is written at once.
+func (a *Adapter) user(msg jsonraw.Value, stamped bool) {
 	a.boundary = true
 	l := a.joinText(msg.Get("content"), &a.lit)
-	if !l.IsEmpty() {
+	if l.IsEmpty() {
+		return
+	}
+	if stamped {
 		a.w.StreamPrompt(dialog.Lit(l))
+		return
+	}
+	a.prompt.Reset()
+	a.prompt.Lit(l)
+	a.held = true
+}
+
+// writePrompt writes the prompt held back by user, if any, at the time of
+// the line being converted.
+func (a *Adapter) writePrompt() {
+	if a.held {
+		a.held = false
+		a.w.StreamPrompt(dialog.Lit(a.prompt.Literal()))
 	}
 }
 
@@ -246,6 +275,9 @@ func (a *Adapter) result(ev *event) {
 		default:
 			a.sum.Message = "the run ended in error"
 		}
+		if note := adapter.FlagNote(ev.isError, "is_error"); note != "" {
+			a.sum.Message = note + " (" + a.sum.Message + ")"
+		}
 	}
 	if d, ok := ev.duration.Int(); ok {
 		a.sum.DurationMS += d
@@ -319,6 +351,7 @@ func (a *Adapter) Summary() dialog.Summary {
 
 // Finish writes the thinking and text still being joined when the input ends.
 func (a *Adapter) Finish() {
+	a.writePrompt()
 	a.endThinking()
 	a.endText()
 }

@@ -1,12 +1,15 @@
 package cursor
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
 
 func TestModelFromArgs(t *testing.T) {
@@ -130,7 +133,7 @@ func TestResults(t *testing.T) {
 	es, _ := convert(t, `{"type":"result","subtype":"success","is_error":"true","result":"Rate limited","session_id":"s"}`+"\n")
 	c := es[len(es)-1]
 	assert.Equal(t, "error", c.Status)
-	assert.Equal(t, "Rate limited", c.Message)
+	assert.Equal(t, `is_error is "true", not a JSON boolean: read as an error (Rate limited)`, c.Message)
 	assert.Empty(t, ofType(es, "message"))
 
 	es, _ = convert(t, `{"type":"result","subtype":"error_max_turns","session_id":"s"}`+"\n")
@@ -156,4 +159,39 @@ func TestResultWithoutStart(t *testing.T) {
 	assert.Equal(t, "running", tools[0].Status)
 	assert.Equal(t, "grep", tools[1].Name)
 	assert.Equal(t, "a:1", *tools[1].Result)
+}
+
+// Cursor's echoed user line has no timestamp: the prompt takes the time
+// of the line after it, so no entry of a saved stream takes the
+// converter's clock (which ts, never going back, would then hold every
+// later entry at: the conversion's date on the whole dialog).
+func TestPromptTakesTheNextLinesTime(t *testing.T) {
+	const stream = `{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/p","session_id":"s","model":"Auto","permissionMode":"default"}
+{"type":"user","message":{"role":"user","content":[{"type":"text","text":"say hi"}]},"session_id":"s"}
+{"type":"thinking","subtype":"delta","text":"hm","session_id":"s","timestamp_ms":1770823841542}
+{"type":"thinking","subtype":"completed","session_id":"s","timestamp_ms":1770823842000}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},"session_id":"s","model_call_id":"m1","timestamp_ms":1770823843000}
+{"type":"result","subtype":"success","duration_ms":1500,"is_error":false,"result":"hi","session_id":"s","request_id":"r"}
+`
+	clock := dialog.FixedClock(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)) // later than the run: it would win
+	es, _ := convertWith(t, stream, dialog.Options{Clock: clock, Saved: true})
+	require.Equal(t, "init prompt thinking message complete", typesOf(es))
+	want := []string{"2026-02-11T15:30:41.542Z", "2026-02-11T15:30:41.542Z", "2026-02-11T15:30:41.542Z", "2026-02-11T15:30:43.000Z", "2026-02-11T15:30:43.000Z"}
+	for i, e := range es {
+		assert.Equal(t, want[i], e.TS, "%s", e.Type)
+	}
+	assert.Equal(t, "source", es[0].Data.Clock)
+	assert.Equal(t, "say hi", es[1].Content)
+
+	// A stream that ends at the user line still has its prompt.
+	es, _ = convertWith(t, strings.SplitAfterN(stream, "\n", 3)[0]+strings.SplitAfterN(stream, "\n", 3)[1], dialog.Options{Clock: clock, Saved: true})
+	assert.Equal(t, "init prompt complete", typesOf(es))
+}
+
+// A result whose is_error is not a boolean is an error, saying why.
+func TestResultIsErrorAsAString(t *testing.T) {
+	es, _ := convert(t, `{"type":"result","subtype":"success","duration_ms":1,"is_error":"false","result":"ok","session_id":"s","request_id":"r"}`+"\n")
+	c := es[len(es)-1]
+	assert.Equal(t, "error", c.Status)
+	assert.Equal(t, `is_error is "false", not a JSON boolean: read as an error (ok)`, c.Message)
 }

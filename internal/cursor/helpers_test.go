@@ -20,6 +20,7 @@ import (
 
 // entry is one decoded dialog entry.
 type entry struct {
+	TS      string          `json:"ts"`
 	Type    string          `json:"type"`
 	Content string          `json:"content"`
 	ToolID  string          `json:"tool_id"`
@@ -31,6 +32,7 @@ type entry struct {
 	Data    struct {
 		Model string `json:"model"`
 		Agent string `json:"agent"`
+		Clock string `json:"clock"`
 	} `json:"data"`
 	Turns       int      `json:"turns"`
 	DurationMS  int64    `json:"duration_ms"`
@@ -53,9 +55,14 @@ type tokens struct {
 // reported.
 func convert(t *testing.T, input string) (entries []entry, stderr string) {
 	t.Helper()
+	return convertWith(t, input, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), DefaultCWD: "/w", MaxText: -1})
+}
+
+// convertWith is convert with the writer's options given.
+func convertWith(t *testing.T, input string, opt dialog.Options) (entries []entry, stderr string) {
+	t.Helper()
 	var out, diag bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), DefaultCWD: "/w", MaxText: -1},
-		dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true, Stderr: &diag})
+	c := dispatch.New(&out, opt, dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true, Stderr: &diag})
 	require.NoError(t, c.Feed(strings.NewReader(input), "input"))
 	require.NoError(t, c.Close(nil))
 	var findings []string
@@ -91,4 +98,13 @@ func eventOf(t testing.TB, line string) adapter.Event {
 	v, ok := jsonraw.Parse([]byte(line))
 	require.True(t, ok, "not JSON: %s", line)
 	return adapter.Event{Value: v}
+}
+
+// typesOf lists the entries' types, space-separated.
+func typesOf(es []entry) string {
+	ts := make([]string, len(es))
+	for i, e := range es {
+		ts[i] = e.Type
+	}
+	return strings.Join(ts, " ")
 }

@@ -21,7 +21,8 @@ const DefaultMaxText = 16 << 10
 type Options struct {
 	// Task, Model, CWD and Agent override what the stream says (flags, env).
 	Task, Model, CWD, Agent string
-	// DefaultCWD is used when neither the options nor the stream give a cwd.
+	// DefaultCWD is used when neither the options nor the stream give a
+	// cwd, in a live stream only (not Saved).
 	DefaultCWD string
 	// FallbackModel is init's model when neither Model nor the stream gives
 	// one (run takes it from the agent's command line).
@@ -31,6 +32,9 @@ type Options struct {
 	HasPrompt bool
 	// Clock gives the time for lines without a timestamp of their own.
 	Clock Clock
+	// PinnedClock says Clock is pinned (--clock, SOURCE_DATE_EPOCH): its
+	// readings are no one's time, live or not (init.data.clock).
+	PinnedClock bool
 	// MaxText caps tool results, errors and args strings (bytes); < 0 turns
 	// the cap off, 0 means DefaultMaxText.
 	MaxText int
@@ -445,9 +449,9 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 		b = append(b, `,"reason":`...)
 		b = Plain(s.Reason).appendTo(b, maxReason, -1)
 	}
-	if s.HasCost && !math.IsInf(s.CostUSD, 0) && !math.IsNaN(s.CostUSD) { // JSON has no Inf or NaN
+	if s.HasCost && !math.IsNaN(s.CostUSD) { // JSON has no NaN: no figure
 		b = append(b, `,"cost_usd":`...)
-		b = strconv.AppendFloat(b, s.CostUSD, 'f', -1, 64)
+		b = strconv.AppendFloat(b, w.saturatedCost(s.CostUSD), 'f', -1, 64)
 	}
 	if s.Warnings > 0 {
 		b = append(b, `,"warnings":`...)
@@ -456,6 +460,20 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 	w.finish(b)
 	w.closed, w.status = true, s.Status
 	return w.err
+}
+
+// saturatedCost is cost held within what JSON can say: a sum that
+// overflowed to infinity is kept at the largest float, as token counts
+// saturate, and a warning says so (dropping it would say the run cost
+// nothing, or that its cost is unknown).
+func (w *Writer) saturatedCost(cost float64) float64 {
+	if !math.IsInf(cost, 0) {
+		return cost
+	}
+	if w.opt.Warn != nil {
+		w.opt.Warn("the cost adds up past the largest number JSON holds; cost_usd is held at that number")
+	}
+	return math.Copysign(math.MaxFloat64, cost)
 }
 
 // Status is the status the complete entry gave, once Close has written it.
@@ -663,17 +681,52 @@ func (w *Writer) ensureInit() {
 	b = append(b, `,"data":{"task":`...)
 	b = Plain(w.opt.Task).appendTo(b, -1, -1)
 	b = append(b, `,"cwd":`...)
-	b = Plain(cmp.Or(w.opt.CWD, w.meta.CWD, w.opt.DefaultCWD)).appendTo(b, -1, -1)
+	b = Plain(cmp.Or(w.opt.CWD, w.meta.CWD, w.defaultCWD())).appendTo(b, -1, -1)
 	b = append(b, `,"model":`...)
 	b = Plain(cmp.Or(w.opt.Model, w.meta.Model, w.opt.FallbackModel, "unknown")).appendTo(b, -1, -1)
 	b = append(b, `,"agent":`...)
 	b = Plain(cmp.Or(w.opt.Agent, w.meta.Agent, "unknown")).appendTo(b, -1, -1)
-	b = append(b, '}')
+	b = append(b, `,"clock":"`...)
+	b = append(b, w.clockKind()...)
+	b = append(b, `"}`...)
 	w.finish(b)
 	if w.opt.HasPrompt {
 		w.promptDone = true
 		w.writePrompt(Plain(w.opt.Prompt))
 	}
+}
+
+// The values of init.data.clock: where the dialog's times come from.
+const (
+	ClockSource     = "source"     // the input's own timestamps
+	ClockArrival    = "arrival"    // the converter's clock as lines arrived, live
+	ClockConversion = "conversion" // the converter's clock on saved input, or pinned: not the run's times
+)
+
+// clockKind says where the dialog's times come from, from what is known
+// when init is written (it is first, before the rest of the input is
+// seen): the source's, when a line so far gave a timestamp (a saved input's
+// init waits for the first entry's line); else the arrival of the lines,
+// when they are read live by a clock that is not pinned; else the
+// conversion's own, which says nothing about the run.
+func (w *Writer) clockKind() string {
+	switch {
+	case w.srcSeen:
+		return ClockSource
+	case w.opt.Saved || w.opt.PinnedClock:
+		return ClockConversion
+	}
+	return ClockArrival
+}
+
+// defaultCWD is init's cwd when neither the options nor the stream give
+// one: the process's folder, a fact only of a live run; a saved input
+// read offline gets "" (unknown), never the converter's folder.
+func (w *Writer) defaultCWD() string {
+	if w.opt.Saved {
+		return ""
+	}
+	return w.opt.DefaultCWD
 }
 
 // writePrompt writes a prompt entry.

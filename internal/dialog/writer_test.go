@@ -61,7 +61,7 @@ func TestWriterOrdersInitPromptBodyComplete(t *testing.T) {
 
 	es := entries(t, out.Bytes())
 	assert.Equal(t, "init prompt message complete", types(es))
-	assert.Equal(t, map[string]any{"task": "T1", "cwd": "/proc-wd", "model": "unknown", "agent": "codex"}, es[0]["data"])
+	assert.Equal(t, map[string]any{"task": "T1", "cwd": "/proc-wd", "model": "unknown", "agent": "codex", "clock": "arrival"}, es[0]["data"])
 	assert.Equal(t, "fix it", es[1]["content"])
 	assert.Equal(t, "2026-01-02T03:04:05.000Z", es[0]["ts"])
 }
@@ -75,7 +75,7 @@ func TestWriterMetaWritesInitOnceAndFlagsWin(t *testing.T) {
 	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
 	es := entries(t, out.Bytes())
 	assert.Equal(t, "init complete", types(es))
-	assert.Equal(t, map[string]any{"task": "", "cwd": "/stream", "model": "flag-model", "agent": "claude-code"}, es[0]["data"])
+	assert.Equal(t, map[string]any{"task": "", "cwd": "/stream", "model": "flag-model", "agent": "claude-code", "clock": "arrival"}, es[0]["data"])
 }
 
 // TestWriterFallbackModel: the fallback model (run's, from the agent's
@@ -595,13 +595,26 @@ func runScriptTo(out io.Writer, script []byte, a, b string, n1, n2 int64, budget
 	_ = w.Close(sum(0), nil)
 }
 
-func TestWriterDropsACostJSONCannotHold(t *testing.T) {
-	for _, cost := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+// A cost sum that overflowed is kept saturated, with a warning; NaN is
+// no figure at all, and is left out.
+func TestWriterSaturatesACostJSONCannotHold(t *testing.T) {
+	for _, c := range []struct {
+		cost float64
+		want any
+	}{{math.Inf(1), math.MaxFloat64}, {math.Inf(-1), -math.MaxFloat64}, {math.NaN(), nil}} {
 		var out bytes.Buffer
-		w := NewWriter(&out, Options{Clock: pinned})
-		require.NoError(t, w.Close(Summary{Status: StatusSuccess, HasCost: true, CostUSD: cost}, nil))
+		var warned []string
+		w := NewWriter(&out, Options{Clock: pinned, Warn: func(m string) { warned = append(warned, m) }})
+		require.NoError(t, w.Close(Summary{Status: StatusSuccess, HasCost: true, CostUSD: c.cost}, nil))
 		es := entries(t, out.Bytes())
-		assert.NotContains(t, es[1], "cost_usd")
+		if c.want == nil {
+			assert.NotContains(t, es[1], "cost_usd")
+			assert.Empty(t, warned)
+			continue
+		}
+		assert.Equal(t, c.want, es[1]["cost_usd"], "%v", c.cost)
+		require.Len(t, warned, 1)
+		assert.Contains(t, warned[0], "cost_usd is held")
 	}
 }
 
@@ -690,4 +703,42 @@ func FuzzValidUTF8(f *testing.F) {
 			t.Fatalf("validUTF8(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// init.data.clock says where the times come from, as known when init is
+// written; a saved input's cwd is the stream's or unknown (""), never the
+// converter's folder, which only a live run shares.
+func TestWriterInitSaysWhereTimesAndCWDComeFrom(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		saved, stamp bool
+		pinned       bool
+		clock, cwd   string
+	}{
+		{"saved, stamped", true, true, false, "source", ""},
+		{"saved, no timestamps", true, false, false, "conversion", ""},
+		{"live, stamped", false, true, false, "source", "/proc-wd"},
+		{"live, no timestamps", false, false, false, "arrival", "/proc-wd"},
+		{"live, no timestamps, the clock pinned", false, false, true, "conversion", "/proc-wd"},
+		{"live, stamped, the clock pinned", false, true, true, "source", "/proc-wd"},
+	} {
+		var out bytes.Buffer
+		w := NewWriter(&out, Options{Clock: pinned, PinnedClock: c.pinned, Saved: c.saved, DefaultCWD: "/proc-wd"})
+		w.BeginLine()
+		if c.stamp {
+			w.SourceTime(at(t, "2026-09-06T17:14:00Z"))
+		}
+		w.Meta(Meta{Model: "m"})
+		w.Message(Message{Content: Plain("hi")})
+		require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+		data := entries(t, out.Bytes())[0]["data"].(map[string]any)
+		assert.Equal(t, c.clock, data["clock"], c.name)
+		assert.Equal(t, c.cwd, data["cwd"], c.name)
+	}
+	// The stream's cwd is a fact in either case.
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: pinned, Saved: true, DefaultCWD: "/proc-wd"})
+	w.Meta(Meta{CWD: "/src"})
+	require.NoError(t, w.Close(Summary{}, nil))
+	assert.Equal(t, "/src", entries(t, out.Bytes())[0]["data"].(map[string]any)["cwd"])
 }

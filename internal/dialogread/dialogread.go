@@ -36,7 +36,20 @@ type Init struct {
 	CWD   string `json:"cwd"`
 	Model string `json:"model"`
 	Agent string `json:"agent"`
+	// Clock is where the dialog's times come from: "source", "arrival"
+	// or "conversion" (the converter's clock, reading saved input with no
+	// timestamps); "" in dialogs written before it was said.
+	Clock string `json:"clock,omitempty"`
 }
+
+// ClockConversion is Init.Clock of a dialog whose times are the
+// converter's own: they say nothing of when the run happened or how long
+// its steps took.
+const ClockConversion = "conversion"
+
+// TimesUnknown reports whether the init's times are the conversion's,
+// not the run's (Clock is ClockConversion).
+func (in *Init) TimesUnknown() bool { return in != nil && in.Clock == ClockConversion }
 
 // Entry is one line of a dialog, with the fields of every entry type; those
 // a type does not have stay zero.
@@ -451,6 +464,11 @@ type Summary struct {
 	Errors   int // tool calls that ended in error
 	Start    time.Time
 	End      time.Time
+	// TimesUnknown: the entries' times are the conversion's (see
+	// Init.TimesUnknown): Start and End say nothing of the run, and
+	// Duration is known only when DurationUnknown is not set (the
+	// source's own figure, in the complete entry).
+	TimesUnknown, DurationUnknown bool
 }
 
 // Summary sums the dialog up: the complete entry's figures when there is
@@ -502,10 +520,17 @@ func (d *Dialog) Summary() Summary {
 	if !s.Start.IsZero() {
 		s.Duration = s.End.Sub(s.Start)
 	}
+	if d.Init != nil && d.Init.Init.TimesUnknown() {
+		s.TimesUnknown, s.DurationUnknown = true, true
+		s.Duration = 0
+	}
 	if c := d.Complete; c != nil {
 		s.Status, s.Reason, s.Message = c.Status, c.Reason, c.Message
 		s.Turns, s.Warnings, s.CostUSD = c.Turns, c.Warnings, c.CostUSD
 		s.Duration = time.Duration(c.DurationMS) * time.Millisecond
+		// With the conversion's clock, the writer's 0 means no figure;
+		// any other is the source's own.
+		s.DurationUnknown = s.TimesUnknown && c.DurationMS == 0
 		if c.TotalTokens != nil {
 			s.Tokens = c.TotalTokens
 		}

@@ -6,6 +6,18 @@ import (
 	"time"
 )
 
+// Unknown is what viewers show for a time or a duration the dialog does
+// not know.
+const Unknown = "—"
+
+// FormatSummaryDuration is a summary's duration, or Unknown.
+func FormatSummaryDuration(s Summary) string {
+	if s.DurationUnknown {
+		return Unknown
+	}
+	return FormatDuration(s.Duration)
+}
+
 // FormatDuration says a duration the way people read it: 850ms, 12.3s,
 // 4m05s, 1h02m.
 func FormatDuration(d time.Duration) string {

@@ -98,7 +98,7 @@ type summaryJSON struct {
 	Reason     string             `json:"reason,omitempty"`
 	Message    string             `json:"message,omitempty"`
 	Turns      int64              `json:"turns"`
-	DurationMS int64              `json:"duration_ms"`
+	DurationMS *int64             `json:"duration_ms"` // null: unknown (the conversion's clock)
 	Tokens     *dialogread.Tokens `json:"tokens,omitempty"`
 	CostUSD    *float64           `json:"cost_usd,omitempty"`
 	Warnings   int64              `json:"warnings,omitempty"`
@@ -133,12 +133,19 @@ func Write(w io.Writer, d *dialogread.Dialog, opt Options) error {
 	}
 	s := d.Summary()
 	data.Summary = summaryJSON{Status: s.Status, Reason: s.Reason, Message: s.Message, Turns: s.Turns,
-		DurationMS: s.Duration.Milliseconds(), Tokens: s.Tokens, CostUSD: s.CostUSD, Warnings: s.Warnings,
+		Tokens: s.Tokens, CostUSD: s.CostUSD, Warnings: s.Warnings,
 		Entries: s.Entries, Tools: s.Tools, Errors: s.Errors}
-	if !s.Start.IsZero() {
+	if !s.DurationUnknown {
+		ms := s.Duration.Milliseconds()
+		data.Summary.DurationMS = &ms
+	}
+	switch {
+	case s.TimesUnknown:
+		data.Summary.Start = "date " + dialogread.Unknown
+	case !s.Start.IsZero():
 		data.Summary.Start = s.Start.UTC().Format("2006-01-02 15:04:05 UTC")
 	}
-	data.Nodes = flatten(d)
+	data.Nodes = flatten(d, s.TimesUnknown)
 
 	// json.Marshal escapes <, > and & as \u003c…, and U+2028/U+2029, so
 	// nothing in the data can end the script element or a JS line.
@@ -187,7 +194,9 @@ const pageBody = `<header id="top">
 
 // flatten lists the nodes in document order (each parent before its
 // children), with their parents' indexes.
-func flatten(d *dialogread.Dialog) []node {
+// With timesUnknown (the conversion's clock), no node shows a time, a
+// delta or a duration: they would be the conversion's.
+func flatten(d *dialogread.Dialog, timesUnknown bool) []node {
 	var out []node
 	var prev time.Time
 	var walk func(ns []*dialogread.Node, parent int) (int, bool)
@@ -195,6 +204,9 @@ func flatten(d *dialogread.Dialog) []node {
 		for _, n := range ns {
 			i := len(out)
 			out = append(out, makeNode(n, parent, &prev))
+			if timesUnknown {
+				out[i].Time, out[i].Delta, out[i].Dur = "", nil, nil
+			}
 			kids, kidErr := walk(n.Children, i)
 			out[i].Kids = kids
 			out[i].HasErr = out[i].Err || kidErr

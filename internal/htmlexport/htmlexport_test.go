@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -103,4 +104,46 @@ func TestRedactedEverywhere(t *testing.T) {
 func TestTitle(t *testing.T) {
 	html := page(t, "../../testdata/view/showcase.dialog.jsonl", nil)
 	require.Contains(t, html, "<title>parser-overflow · claude-code · claude-sonnet-4-6 · dialog</title>")
+}
+
+// A dialog whose init says its times are the conversion's: the page's
+// data has no duration (null, drawn "—"), no date but "—", and no entry
+// time, delta or tool duration; with the source's times they are there.
+// The index's row says "—" too.
+func TestTimesOfTheConversionAreUnknown(t *testing.T) {
+	const lines = `{"seq":0,"ts":"2026-12-02T04:00:00.000Z","type":"init","data":{"task":"","cwd":"","model":"m","agent":"codex","clock":"%s"}}
+{"seq":1,"ts":"2026-12-02T04:00:00.000Z","type":"tool","tool_id":"c1","name":"bash","status":"running","args":{"command":"ls"}}
+{"seq":2,"ts":"2026-12-02T04:00:02.500Z","type":"tool","tool_id":"c1","name":"bash","status":"success","result":"a"}
+{"seq":3,"ts":"2026-12-02T04:00:02.500Z","type":"complete","status":"success","turns":1,"duration_ms":0,"total_tokens":{"in":1,"out":1}}
+`
+	type pageJSON struct {
+		Summary map[string]any   `json:"summary"`
+		Nodes   []map[string]any `json:"nodes"`
+	}
+	write := func(clock string) (pageJSON, *dialogread.Dialog) {
+		d, err := dialogread.Read(strings.NewReader(fmt.Sprintf(lines, clock)), nil)
+		require.NoError(t, err)
+		var b bytes.Buffer
+		require.NoError(t, htmlexport.Write(&b, d, htmlexport.Options{Source: "x"}))
+		var p pageJSON
+		require.NoError(t, json.Unmarshal([]byte(dataRe.FindStringSubmatch(b.String())[1]), &p))
+		return p, d
+	}
+	p, d := write("conversion")
+	require.Contains(t, p.Summary, "duration_ms")
+	require.Nil(t, p.Summary["duration_ms"], "null: unknown, drawn as —")
+	require.Equal(t, "date —", p.Summary["start"])
+	for _, n := range p.Nodes {
+		for _, k := range []string{"t", "dt", "du"} {
+			require.NotContains(t, n, k, "node %v", n["k"])
+		}
+	}
+	var idx bytes.Buffer
+	require.NoError(t, htmlexport.WriteIndex(&idx, "runs", []htmlexport.Run{{Href: "a.html", Source: "a", Summary: d.Summary()}}))
+	require.Contains(t, idx.String(), `<td data-v="-1">—</td>`)
+
+	p, _ = write("source")
+	require.Equal(t, 0.0, p.Summary["duration_ms"], "the source's times: 0 is a figure")
+	require.Equal(t, "2026-12-02 04:00:00 UTC", p.Summary["start"])
+	require.Equal(t, 2500.0, p.Nodes[1]["du"])
 }

@@ -75,7 +75,10 @@ func WriteIndex(w io.Writer, title string, runs []Run) error {
 		s := r.Summary
 		row := indexRow{Href: r.Href, Source: r.Source, Status: s.Status, Reason: s.Reason, Err: r.Err,
 			Turns: s.Turns, Entries: int64(s.Entries), Tools: int64(s.Tools), Errors: int64(s.Errors),
-			DurationMS: s.Duration.Milliseconds(), Duration: dialogread.FormatDuration(s.Duration)}
+			DurationMS: s.Duration.Milliseconds(), Duration: dialogread.FormatSummaryDuration(s)}
+		if s.DurationUnknown {
+			row.DurationMS = -1 // sorts before every known duration
+		}
 		if r.Err != "" {
 			row.Status = "failed"
 		}

@@ -130,6 +130,9 @@ func (a *Adapter) busPart(pr *props) {
 		}
 	case "step-finish":
 		a.stepFinish(p)
+		if root {
+			a.stepEnd(p)
+		}
 	case "text", "reasoning":
 		end := p.time.Get("end")
 		final := end.Exists() && !end.IsNull()
@@ -211,7 +214,7 @@ func (a *Adapter) message(info jsonraw.Value) {
 		}
 		if done := tm.Get("completed"); done.Exists() && !done.IsNull() {
 			a.sourceTime(done)
-			if len(a.parts) > 0 {
+			if a.parts.len() > 0 {
 				a.flushParts(string(id.Body()), false)
 			}
 		}
@@ -305,7 +308,7 @@ func (a *Adapter) status(pr *props) {
 // worked; parts still open are written as they stand.
 func (a *Adapter) idle(session []byte) {
 	if !a.see(session) {
-		if len(a.parts) > 0 {
+		if a.parts.len() > 0 {
 			a.flushParts(string(session), true)
 		}
 		return

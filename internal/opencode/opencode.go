@@ -89,17 +89,21 @@ type Adapter struct {
 	active bool
 	// failed holds an error that nothing has followed yet: the run's
 	// failure if the input ends there, a warning once the run goes on.
-	failed               bool
-	failMsg, failReason  string
-	steps, countedStep   int // root steps begun; the last one counted as a turn
-	parts                []*openPart
-	calls                map[string]*openCall
-	children             map[string]*child
-	order                int  // calls started so far
-	finished, userMsgs   ring // ids of parts and calls already ended; user messages
-	model, cwd           string
-	metaDone, modelKnown bool
-	skipped              int
+	failed              bool
+	failMsg, failReason string
+	// limitReason and limitMsg say why the root's last step stopped, when
+	// a limit stopped it (see stepEnd); work after it clears them.
+	limitReason, limitMsg string
+	steps, countedStep    int // root steps begun; the last one counted as a turn
+	parts                 openParts
+	flushing              []*openPart // reused by flushParts
+	calls                 map[string]*openCall
+	children              map[string]*child
+	order                 int  // calls started so far
+	finished, userMsgs    ring // ids of parts and calls already ended; user messages
+	model, cwd            string
+	metaDone, modelKnown  bool
+	skipped               int
 
 	text jsonraw.Builder // warnings and error results, reused
 }
@@ -112,6 +116,7 @@ type openPart struct {
 	reasoning            bool
 	text                 jsonraw.Builder
 	empty                bool // nothing in text yet
+	gone                 bool // taken out of the open parts (see partList)
 }
 
 // openCall is a tool call started in the dialog and not yet ended.
@@ -262,7 +267,7 @@ func (a *Adapter) runLine(typ, ts, session jsonraw.Value, p *part, hasPart bool,
 		if root {
 			// The agent's loop ends with a step that did not stop for tool
 			// calls: 1.18 prints nothing after it, newer versions a done line.
-			switch string(p.reason.Body()) {
+			switch a.stepEnd(p) {
 			case "tool-calls", "unknown":
 			default:
 				a.succeed()
@@ -322,12 +327,41 @@ func (a *Adapter) activity() {
 		a.warning(a.failMsg, "")
 	}
 	a.sum.Status, a.sum.Message, a.sum.Reason = "", "", ""
+	a.limitReason, a.limitMsg = "", ""
 	a.active = true
 }
 
-// succeed ends the run, unless an error was the last thing in it.
+// Reasons written as complete.reason when the root's last step stopped
+// at a limit of the model's (step_finish reason), as Claude's stop_reason
+// values name them.
+const (
+	reasonMaxTokens = "max_tokens" // reason "length": the output-token cap
+	reasonRefusal   = "refusal"    // reason "content-filter"
+)
+
+// stepEnd notes how a step of the root session ended, and returns its
+// reason: a step cut at the output-token cap (a real run wrote 98 KB of
+// repeated text and stopped there) or by the content filter is the run's
+// ending, unless work follows it.
+func (a *Adapter) stepEnd(p *part) string {
+	reason := string(p.reason.Body())
+	switch reason {
+	case "length":
+		a.limitReason, a.limitMsg = reasonMaxTokens, "the model's answer stopped at its output-token limit (step_finish reason \"length\")"
+	case "content-filter":
+		a.limitReason, a.limitMsg = reasonRefusal, "the model's answer was stopped by its content filter (step_finish reason \"content-filter\")"
+	}
+	return reason
+}
+
+// succeed ends the run, unless an error was the last thing in it; a last
+// step cut at a limit ends it in error.
 func (a *Adapter) succeed() {
-	if !a.failed {
+	switch {
+	case a.failed:
+	case a.limitReason != "":
+		a.sum.Status, a.sum.Message, a.sum.Reason = dialog.StatusError, a.limitMsg, a.limitReason
+	default:
 		a.sum.Status = dialog.StatusSuccess
 	}
 }

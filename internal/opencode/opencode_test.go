@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -106,7 +107,7 @@ func TestPartsAreWrittenWhenFinal(t *testing.T) {
 	assert.Equal(t, n+1, m, "running starts the call")
 	assert.Equal(t, m, feed(toolPart("ses_a", "call_1", "bash", `{"status":"running","input":{"command":"ls"},"metadata":{"output":"a"},"time":{"start":1796061000200}}`)))
 	assert.Equal(t, m+1, feed(toolPart("ses_a", "call_1", "bash", `{"status":"completed","input":{"command":"ls"},"output":"a\n","metadata":{"exit":0},"time":{"start":1796061000200,"end":1796061000300}}`)))
-	assert.Empty(t, a.parts, "no part left open")
+	assert.Zero(t, a.parts.len(), "no part left open")
 	assert.Empty(t, a.calls, "no call left open")
 }
 
@@ -121,7 +122,7 @@ func TestDeltaAllocatesNothing(t *testing.T) {
 	}
 	ev := eventOf(t, []byte(busEvent("message.part.delta", `{"sessionID":"ses_a","messageID":"msg_a","partID":"prt_t","field":"text","delta":"x"}`)))
 	require.NoError(t, a.Event(ev)) // the buffer grows once
-	a.parts[0].text.Reset()
+	a.parts.byID["prt_t"].text.Reset()
 	allocs := testing.AllocsPerRun(100, func() { _ = a.Event(ev) })
 	assert.Zero(t, allocs)
 }
@@ -142,7 +143,7 @@ func TestStateIsReleased(t *testing.T) {
 		busEvent("session.updated", `{"sessionID":"ses_c","info":{"id":"ses_c","parentID":"ses_a"}}`),
 		idle("ses_a"),
 	)
-	assert.Empty(t, a.parts)
+	assert.Zero(t, a.parts.len())
 	assert.Empty(t, a.calls)
 	assert.Empty(t, a.children, "the subagent's session is forgotten once its call ended")
 }
@@ -215,7 +216,10 @@ func TestRunEndings(t *testing.T) {
 		warnings       int64
 	}{
 		{"final step", []string{runStep("s"), runText("t", `"x"`), runFinish("f", "stop")}, "success", "", "", 0},
-		{"length is final too", []string{runStep("s"), runText("t", `"x"`), runFinish("f", "length")}, "success", "", "", 0},
+		{"length: the output-token cap", []string{runStep("s"), runText("t", `"x"`), runFinish("f", "length")}, "error", "max_tokens", `the model's answer stopped at its output-token limit (step_finish reason "length")`, 0},
+		{"length, then done", []string{runStep("s"), runFinish("f", "length"), `{"type":"done","timestamp":2,"sessionID":"ses_r","reason":"idle","rejected":[]}`}, "error", "max_tokens", `the model's answer stopped at its output-token limit (step_finish reason "length")`, 0},
+		{"content-filter", []string{runStep("s"), runText("t", `"x"`), runFinish("f", "content-filter")}, "error", "refusal", `the model's answer was stopped by its content filter (step_finish reason "content-filter")`, 0},
+		{"length, then a step that stops", []string{runStep("s"), runFinish("f", "length"), runStep("s2"), runFinish("f2", "stop")}, "success", "", "", 0},
 		{"tool-calls is not", []string{runStep("s"), runText("t", `"x"`), runFinish("f", "tool-calls")}, "error", "incomplete", "the input ended before the agent's final event", 0},
 		{"a step after the final one reopens the run", []string{runStep("s"), runFinish("f", "stop"), runStep("s2")}, "error", "incomplete", "the input ended before the agent's final event", 0},
 		{"error last", []string{runStep("s"), runFinish("f", "stop"), runError("APIError", "boom")}, "error", "", "APIError: boom", 0},
@@ -342,4 +346,66 @@ func TestTokensSaturate(t *testing.T) {
 		assert.Equal(t, int64(math.MaxInt64), n)
 	}
 	assert.Equal(t, int64(2), tok.CacheWrite)
+}
+
+// Many text parts left unfinished at once cost work in proportion to
+// their number, not its square: the open parts' walks (flushes,
+// compactions) visit a bounded number of parts per part, whether the parts
+// end by their message, their final update or the session's idle, and
+// every part is still written once, in the order it opened.
+func TestManyOpenPartsStayLinear(t *testing.T) {
+	const n = 5000
+	msgEnd := func(msg string) string {
+		return busEvent("message.updated", `{"info":{"id":"`+msg+`","role":"assistant","sessionID":"ses_a","time":{"created":1796061000000,"completed":1796061000200}}}`)
+	}
+	for _, how := range []string{"message", "final", "idle"} {
+		var buf bytes.Buffer
+		w := dialog.NewWriter(&buf, testOptions())
+		a := New(w)
+		feed := func(l string) {
+			w.BeginLine()
+			require.NoError(t, a.Event(eventOf(t, []byte(l))))
+		}
+		feed(busy("ses_a"))
+		feed(stepStart("ses_a", "prt_s"))
+		id := func(i int) string { return "prt_" + strconv.Itoa(i) }
+		msg := func(i int) string { return "msg_" + strconv.Itoa(i) }
+		for i := range n {
+			feed(textPart("ses_a", msg(i), id(i), "", false))
+			feed(busEvent("message.part.delta", `{"sessionID":"ses_a","messageID":"`+msg(i)+`","partID":"`+id(i)+`","field":"text","delta":"t`+strconv.Itoa(i)+`"}`))
+		}
+		require.Equal(t, n, a.parts.len())
+		for i := range n {
+			switch how {
+			case "message":
+				feed(msgEnd(msg(i)))
+			case "final":
+				feed(textPart("ses_a", msg(i), id(i), "t"+strconv.Itoa(i), true))
+			}
+		}
+		feed(idle("ses_a"))
+		require.NoError(t, w.Close(a.Summary(), nil))
+		assert.Zero(t, a.parts.len(), how)
+		assert.LessOrEqual(t, a.parts.visits, 6*n, "%s: parts visited (a search of the list per part would be n²/2)", how)
+		d := decodeDialog(t, buf.Bytes())
+		got := d.messages()
+		require.Len(t, got, n, how)
+		assert.Equal(t, "t0", got[0], how)
+		assert.Equal(t, "t"+strconv.Itoa(n-1), got[n-1], how)
+	}
+}
+
+// On the bus, the root's idle ends the run; a last step cut at the
+// output-token cap makes that ending an error, as in a run's lines.
+func TestBusLengthEndsInError(t *testing.T) {
+	finish := func(id, reason string) string {
+		return partUpdate("ses_a", `{"id":"`+id+`","messageID":"msg_a","sessionID":"ses_a","type":"step-finish","reason":"`+reason+`","tokens":{"input":1,"output":1}}`)
+	}
+	d, _ := convertLines(t, busy("ses_a"), stepStart("ses_a", "prt_s"), textPart("ses_a", "msg_a", "prt_t", "xxxx", true), finish("prt_f", "length"), idle("ses_a"))
+	assert.Equal(t, "error", d.complete.str("status"))
+	assert.Equal(t, "max_tokens", d.complete.str("reason"))
+
+	d, _ = convertLines(t, busy("ses_a"), stepStart("ses_a", "prt_s"), finish("prt_f", "length"),
+		stepStart("ses_a", "prt_s2"), textPart("ses_a", "msg_b", "prt_t", "done", true), finish("prt_f2", "stop"), idle("ses_a"))
+	assert.Equal(t, "success", d.complete.str("status"), "work after the cut step: the run went on")
 }

@@ -139,24 +139,19 @@ func (a *Adapter) writeText(l jsonraw.Literal, reasoning bool, parent string, tu
 
 // openPart returns the open part p is an update of, opening it if new.
 func (a *Adapter) openPart(p *part, reasoning bool) *openPart {
-	for _, op := range a.parts {
-		if op.id == string(p.id.Body()) {
-			return op
-		}
+	if op := a.parts.byID[string(p.id.Body())]; op != nil {
+		return op
 	}
 	op := &openPart{id: string(p.id.Body()), message: string(p.message.Body()), session: string(p.session.Body()), reasoning: reasoning, empty: true}
 	op.text.Reset()
-	a.parts = append(a.parts, op)
+	a.parts.open(op)
 	return op
 }
 
 // dropPart forgets an open part.
 func (a *Adapter) dropPart(id []byte) {
-	for i, op := range a.parts {
-		if op.id == string(id) {
-			a.parts = append(a.parts[:i], a.parts[i+1:]...)
-			return
-		}
+	if op := a.parts.byID[string(id)]; op != nil {
+		a.parts.take(op)
 	}
 }
 
@@ -165,12 +160,9 @@ func (a *Adapter) delta(pr *props) {
 	if !pr.field.Is("text") || !pr.delta.IsString() {
 		return
 	}
-	for _, op := range a.parts {
-		if op.id == string(pr.partID.Body()) {
-			op.text.Lit(pr.delta.Lit())
-			op.empty = op.empty && pr.delta.Lit().IsEmpty()
-			return
-		}
+	if op := a.parts.byID[string(pr.partID.Body())]; op != nil {
+		op.text.Lit(pr.delta.Lit())
+		op.empty = op.empty && pr.delta.Lit().IsEmpty()
 	}
 }
 
@@ -179,23 +171,124 @@ func (a *Adapter) delta(pr *props) {
 // message or session ended without a final update. An empty id flushes
 // every open part.
 func (a *Adapter) flushParts(id string, bySession bool) {
-	kept := a.parts[:0]
-	for _, op := range a.parts {
-		key := op.message
-		if bySession {
-			key = op.session
-		}
-		if id != "" && key != id {
-			kept = append(kept, op)
-			continue
-		}
+	l := &a.parts.order
+	switch {
+	case id == "":
+	case bySession:
+		l = a.parts.bySession[id]
+	default:
+		l = a.parts.byMessage[id]
+	}
+	if l == nil {
+		return
+	}
+	// Taken out first: taking a part may compact the list being read.
+	flush := a.parts.live(l, a.flushing[:0])
+	for _, op := range flush {
+		a.parts.take(op)
 		a.finished.add(op.id)
 		if !op.empty {
 			a.writeText(op.text.Literal(), op.reasoning, a.parentOf([]byte(op.session)), op.session == a.root)
 		}
 	}
-	clear(a.parts[len(kept):])
-	a.parts = kept
+	clear(flush)
+	a.flushing = flush[:0]
+}
+
+// openParts are the bus's text and reasoning parts not final yet, in the
+// order they opened, found by id, and listed by message and by session,
+// each in constant time: when every update, delta and final part searched
+// one list of them, a bus with 100,000 text parts left unfinished took
+// time quadratic in their number (19 s).
+type openParts struct {
+	order                partList
+	byID                 map[string]*openPart
+	byMessage, bySession map[string]*partList
+	// visits counts the parts the lists' walks visit (flushes,
+	// compactions): the test that the work grows with the input, not its
+	// square, counts them.
+	visits int
+}
+
+// partList is parts in the order they opened; those taken since stay in
+// ps (marked gone) until the list is compacted, once most of it is gone.
+type partList struct {
+	ps   []*openPart
+	live int
+}
+
+// len is the number of parts open.
+func (o *openParts) len() int { return len(o.byID) }
+
+func (o *openParts) open(op *openPart) {
+	if o.byID == nil {
+		o.byID = make(map[string]*openPart)
+		o.byMessage = make(map[string]*partList)
+		o.bySession = make(map[string]*partList)
+	}
+	o.byID[op.id] = op
+	o.order.add(op)
+	listOf(o.byMessage, op.message).add(op)
+	listOf(o.bySession, op.session).add(op)
+}
+
+func listOf(m map[string]*partList, key string) *partList {
+	l := m[key]
+	if l == nil {
+		l = &partList{}
+		m[key] = l
+	}
+	return l
+}
+
+// take closes op: it leaves every list.
+func (o *openParts) take(op *openPart) {
+	if op.gone {
+		return
+	}
+	op.gone = true
+	delete(o.byID, op.id)
+	o.leave(&o.order)
+	if l := o.byMessage[op.message]; l != nil && o.leave(l) {
+		delete(o.byMessage, op.message)
+	}
+	if l := o.bySession[op.session]; l != nil && o.leave(l) {
+		delete(o.bySession, op.session)
+	}
+}
+
+// leave counts one part of l gone, and reports whether l is now empty. A
+// list mostly gone is compacted: each compaction walks at most twice the
+// parts taken since the last, so the work stays linear.
+func (o *openParts) leave(l *partList) bool {
+	l.live--
+	switch {
+	case l.live == 0:
+		clear(l.ps)
+		l.ps = l.ps[:0]
+		return true
+	case len(l.ps) > 2*l.live+16:
+		l.ps = o.live(l, l.ps[:0])
+		clear(l.ps[len(l.ps):cap(l.ps)])
+	}
+	return false
+}
+
+// live appends the parts of l not gone to dst, in order (dst may share
+// l's array, from its start).
+func (o *openParts) live(l *partList, dst []*openPart) []*openPart {
+	o.visits += len(l.ps)
+	for _, op := range l.ps {
+		if !op.gone {
+			dst = append(dst, op)
+		}
+	}
+	return dst
+}
+
+func (l *partList) add(op *openPart) {
+	l.ps = append(l.ps, op)
+	l.live++
 }
 
 // toolPart handles a tool part: run prints it once, completed or error;

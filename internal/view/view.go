@@ -42,6 +42,10 @@ type Renderer struct {
 	// no control character, and compiled at start-up it cost every
 	// command, not only view.
 	controls func() *regexp.Regexp
+	// timesUnknown: the dialog's init said its times are the
+	// conversion's (dialogread.Init.TimesUnknown): no date, no duration
+	// taken from them is shown as the run's.
+	timesUnknown bool
 }
 
 // New returns a Renderer.
@@ -111,7 +115,11 @@ func (r *Renderer) Node(n *dialogread.Node) string {
 	switch e.Type {
 	case "init":
 		head := g + r.paint(bold, "● session")
-		if !e.Time.IsZero() {
+		r.timesUnknown = e.Init.TimesUnknown()
+		switch {
+		case r.timesUnknown:
+			head += " " + r.paint(dim, "date "+dialogread.Unknown)
+		case !e.Time.IsZero():
 			head += " " + r.paint(dim, e.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
 		}
 		parts := []string{}
@@ -179,7 +187,7 @@ func (r *Renderer) tool(n *dialogread.Node) string {
 		name = "tool"
 	}
 	tail := ""
-	if d := n.Duration(); d > 0 {
+	if d := n.Duration(); d > 0 && !r.timesUnknown {
 		tail = " " + dialogread.FormatDuration(d)
 	}
 	diffs := editdiff.FromArgs(e.Name, args)
@@ -251,7 +259,7 @@ func (r *Renderer) SubagentEnd(n *dialogread.Node) string {
 		icon, code, word = "✗", red, "failed"
 	}
 	line := r.guide(n.Depth) + r.paint(code, icon) + " " + r.paint(bold, r.clean(n.Entry.Name)) + " " + word
-	if d := n.Duration(); d > 0 {
+	if d := n.Duration(); d > 0 && !r.timesUnknown {
 		line += r.paint(dim, " "+dialogread.FormatDuration(d))
 	}
 	return line + "\n" + r.result(n) + r.sep(n.Depth)
@@ -360,7 +368,7 @@ func (r *Renderer) Ending(s dialogread.Summary) string {
 	if s.Reason != "" {
 		status += " (" + r.clean(s.Reason) + ")"
 	}
-	parts := []string{plural(int(s.Turns), "turn", "turns"), dialogread.FormatDuration(s.Duration)}
+	parts := []string{plural(int(s.Turns), "turn", "turns"), dialogread.FormatSummaryDuration(s)}
 	if t := s.Tokens; t != nil {
 		tok := "tokens ↓" + dialogread.FormatCount(t.In) + " ↑" + dialogread.FormatCount(t.Out)
 		var extra []string

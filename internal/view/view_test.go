@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
@@ -127,4 +129,36 @@ func TestStream(t *testing.T) {
 		at = i
 	}
 	require.Equal(t, 1, strings.Count(got, "Agent(Find TODOs)"), "the call's head once")
+}
+
+// A dialog whose init says its times are the conversion's shows its date
+// and durations as unknown, never the day it was converted or "0s"; the
+// same dialog with the source's times shows them.
+func TestTimesOfTheConversionAreUnknown(t *testing.T) {
+	const lines = `{"seq":0,"ts":"2026-12-02T04:00:00.000Z","type":"init","data":{"task":"","cwd":"","model":"m","agent":"codex","clock":"%s"}}
+{"seq":1,"ts":"2026-12-02T04:00:00.000Z","type":"tool","tool_id":"c1","name":"bash","status":"running","args":{"command":"ls"}}
+{"seq":2,"ts":"2026-12-02T04:00:02.500Z","type":"tool","tool_id":"c1","name":"bash","status":"success","result":"a"}
+{"seq":3,"ts":"2026-12-02T04:00:02.500Z","type":"complete","status":"success","turns":1,"duration_ms":%d,"total_tokens":{"in":1,"out":1}}
+`
+	draw := func(clock string, dur int) string {
+		d, err := dialogread.Read(strings.NewReader(fmt.Sprintf(lines, clock, dur)), nil)
+		require.NoError(t, err)
+		var b bytes.Buffer
+		require.NoError(t, view.Render(&b, d, view.Options{Width: 100}))
+		return b.String()
+	}
+	got := draw("conversion", 0)
+	assert.Contains(t, got, "● session date —")
+	assert.NotContains(t, got, "2026-12-02")
+	assert.Contains(t, got, "1 turn · — ·")
+	assert.NotContains(t, got, "0s")
+	assert.NotContains(t, got, "2.5s", "a tool's duration from the conversion's clock")
+
+	// The source's own duration is a fact, whatever the clock.
+	assert.Contains(t, draw("conversion", 1234), "1 turn · 1.2s ·")
+
+	got = draw("source", 2500)
+	assert.Contains(t, got, "● session 2026-12-02 04:00:00 UTC")
+	assert.Contains(t, got, "2.5s")
+	assert.NotContains(t, got, "—")
 }

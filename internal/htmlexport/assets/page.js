@@ -33,7 +33,8 @@
   }
 
   function ms(v) {
-    if (v === undefined || v === null) return '';
+    if (v === null) return '\u2014'; // unknown: the conversion's clock, not the run's
+    if (v === undefined) return '';
     if (v < 1000) return v + 'ms';
     if (v < 60000) return (v / 1000).toFixed(1) + 's';
     var s = Math.floor(v / 1000);
