@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -127,20 +128,26 @@ func claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff
 			formats = []adapter.Format{*f}
 		}
 	}
+	// A folder one format cannot read whole (only bad entries of its own,
+	// as it sees them) may still be another's: the first error is told
+	// only when no format claims it.
+	var first error
 	for i := range formats {
 		f := &formats[i]
 		if f.Inputs == nil || f.New == nil {
 			continue
 		}
 		ins, ok, err := f.Inputs(path)
-		if err != nil {
+		switch {
+		case err != nil && !isDir:
 			return nil, nil, err
-		}
-		if ok {
+		case err != nil:
+			first = cmp.Or(first, err)
+		case ok:
 			return f, ins, nil
 		}
 	}
-	return nil, nil, nil
+	return nil, nil, first
 }
 
 // firstClaim returns the format that claims one of the file's first

@@ -11,6 +11,7 @@
 package adapter
 
 import (
+	"fmt"
 	"io"
 	"time"
 
@@ -95,7 +96,31 @@ type Input struct {
 	Name string
 	// Open returns the stream to convert.
 	Open func() (io.ReadCloser, error)
+	// OpenLimited, when set, is Open for a conversion that holds no line
+	// longer than maxLine bytes (frame.Options.MaxLine: 0 the default,
+	// < 0 no limit): a format that reads its files' lines itself before
+	// the pipeline does (a session's parentUuid scan) honours --max-line.
+	OpenLimited func(maxLine int64) (io.ReadCloser, error)
 }
+
+// LineError is an event's problem that lies at a line of a file other
+// than the stream's line: a format that merges several files into one
+// stream (a session and its subagents) says where the bad line really
+// is, and the pipeline reports it there. Line 0: the whole file.
+type LineError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *LineError) Unwrap() error { return e.Err }
 
 // The type rule for flags, in every adapter: a value of the wrong JSON type
 // ("true" as a string, 1, an object) never passes for success.

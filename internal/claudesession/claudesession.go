@@ -91,7 +91,7 @@ func Detect(ev adapter.Event) adapter.Claim {
 		return adapter.Yes
 	case ev.Get("sessionId").Exists() && ev.Get("uuid").Exists():
 		return adapter.Yes
-	case typ.Is(typeSubagent) && ev.Get("line").IsObject(), typ.Is(typeStart):
+	case typ.Is(typeSubagent) && ev.Get("line").IsObject(), typ.Is(typeStart), typ.Is(typeUnreadable):
 		return adapter.Yes
 	}
 	return adapter.No
@@ -253,6 +253,8 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		}
 		a.started = true
 		return nil
+	case typeUnreadable:
+		return a.unreadable(ev.Value)
 	case typeSubagent:
 		if !l.inner.IsObject() {
 			return errNoLine

@@ -2,6 +2,7 @@ package claudesession
 
 import (
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -19,6 +20,8 @@ type source struct {
 	closer io.Closer
 	fr     *frame.Reader
 	chk    jsonraw.Checker
+	path   string // for the reports of lines it cannot read
+	buf    []byte // such a report's line
 
 	// the session file
 	index    map[uuidKey]int32
@@ -49,13 +52,28 @@ func (s *source) advance() error {
 		if err != nil {
 			return err
 		}
-		if rec.Meta || len(rec.Data) == 0 {
+		if rec.Meta || rec.Problem == "" && len(rec.Data) == 0 {
 			continue
 		}
-		v, verdict := s.chk.Value(rec.Data, 10000)
-		if verdict > jsonraw.Dirty || !v.IsObject() {
-			// Broken: passed on as it is, for the converter to report.
-			s.ready, s.data, s.wrap, s.at = true, rec.Data, false, s.lastTime
+		reason := strings.TrimPrefix(rec.Problem, "skipped: ")
+		var v jsonraw.Value
+		if reason == "" {
+			var verdict jsonraw.Verdict
+			v, verdict = s.chk.Value(rec.Data, 10000)
+			switch {
+			case verdict == jsonraw.TooDeep:
+				reason = "nested too deep"
+			case verdict > jsonraw.Dirty:
+				reason = "not valid JSON"
+			case !v.IsObject():
+				reason = "a JSON value that is not an object"
+			}
+		}
+		if reason != "" {
+			// Broken: a line of this package's own takes its place, for
+			// the adapter to warn and report where it is.
+			s.buf = appendUnreadable(s.buf[:0], s.path, rec.Line, reason, frame.Preview(rec.Data), s.agentID, s.toolID)
+			s.ready, s.data, s.wrap, s.at = true, s.buf, false, s.lastTime
 			return nil
 		}
 		if !s.keep(v) {
@@ -99,6 +117,7 @@ func (s *source) keep(v jsonraw.Value) bool {
 // merged is the stream: a header line, then the sources' records by time.
 type merged struct {
 	srcs []*source
+	tail []byte // lines written after the sources' (files that could not be read)
 	out  []byte
 	off  int
 	err  error
@@ -130,6 +149,10 @@ func (m *merged) next() error {
 		}
 	}
 	if best < 0 {
+		if len(m.tail) > 0 {
+			m.out, m.tail = append(m.out, m.tail...), nil
+			return nil
+		}
 		return io.EOF
 	}
 	s := m.srcs[best]

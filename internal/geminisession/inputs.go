@@ -22,26 +22,25 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	var files []string
-	if st.IsDir() {
-		files, err = sessionfile.Find(path, nil, func(p string) (bool, error) {
-			main, mine, err := claims(p)
-			return mine && main, err
-		})
-		if err != nil {
-			return nil, false, err
-		}
-	} else {
+	if !st.IsDir() {
 		_, mine, err := claims(path)
 		if err != nil || !mine {
 			return nil, false, err
 		}
-		files = []string{path}
+		return []adapter.Input{{Name: path, Open: func() (io.ReadCloser, error) { return OpenSession(path) }}}, true, nil
 	}
-	for _, f := range files {
-		inputs = append(inputs, adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return OpenSession(f) }})
+	// A bad entry (a dangling symlink, an unreadable file) is one failed
+	// input: the other chats still convert.
+	entries, err := sessionfile.Find(path, nil, func(p string) (bool, error) {
+		main, mine, err := claims(p)
+		return mine && main, err
+	})
+	if err != nil {
+		return nil, false, err
 	}
-	return inputs, len(inputs) > 0, nil
+	return sessionfile.Inputs(entries, func(f string) adapter.Input {
+		return adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return OpenSession(f) }}
+	})
 }
 
 // claims reports whether a file is a chat file (mine), and whether it is a

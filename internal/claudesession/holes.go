@@ -1,0 +1,71 @@
+package claudesession
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
+)
+
+// typeUnreadable is a third line type of the stream Open makes, in the
+// place of a line of the session's files that could not be read, or after
+// everything for a subagent's file that could not be read at all:
+//
+//	{"type":"claude-session-unreadable","file":"…","line":57,"reason":"not valid JSON","preview":" (…)","agentId":"…","toolUseId":"…"}
+//
+// line 0 is the whole file; agentId and toolUseId are set for a
+// subagent's file. The adapter shows it as a warning entry and reports it
+// at its file and line (adapter.LineError): the stream's own line numbers
+// are not the files'.
+const typeUnreadable = "claude-session-unreadable"
+
+// appendUnreadable appends the stream's line for an unreadable line.
+func appendUnreadable(b []byte, path string, line int, reason, preview, agentID, toolID string) []byte {
+	b = append(b, `{"type":"`+typeUnreadable+`","file":`...)
+	b = jsonraw.AppendQuoted(b, path)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(line), 10)
+	b = append(b, `,"reason":`...)
+	b = jsonraw.AppendQuoted(b, reason)
+	b = append(b, `,"preview":`...)
+	b = jsonraw.AppendQuoted(b, preview)
+	if agentID != "" {
+		b = append(b, `,"agentId":`...)
+		b = jsonraw.AppendQuoted(b, agentID)
+		b = append(b, `,"toolUseId":`...)
+		b = jsonraw.AppendQuoted(b, toolID)
+	}
+	return append(b, '}', '\n')
+}
+
+// unreadableFile appends the stream's line for a subagent's file that
+// could not be read: the reason without the path the report gives.
+func unreadableFile(b []byte, a *agentFile) []byte {
+	err := a.err
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return appendUnreadable(b, a.path, 0, err.Error(), "", a.agentID, a.toolUseID)
+}
+
+// unreadable warns of a line or a file the stream could not read, and
+// returns the report of it, at its own file and line.
+func (a *Adapter) unreadable(v jsonraw.Value) error {
+	file := v.Get("file").Str()
+	line, _ := v.Get("line").Int()
+	reason := v.Get("reason").Str()
+	what := "the session file"
+	if agent := v.Get("agentId").Str(); agent != "" {
+		what = "subagent " + agent + "'s file (" + filepath.Base(file) + ")"
+	}
+	text := what + " could not be read (" + reason + "): the session is converted without it"
+	if line > 0 {
+		text = "line " + strconv.FormatInt(line, 10) + " of " + what + " could not be read (" + reason + "): skipped"
+	}
+	a.notice(text, v.Get("toolUseId").Str())
+	return &adapter.LineError{File: file, Line: int(line), Err: errors.New("skipped: " + reason + v.Get("preview").Str())}
+}
