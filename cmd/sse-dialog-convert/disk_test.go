@@ -1,0 +1,167 @@
+package main
+
+// Session folders and files on disk that are hostile: bad entries in a
+// folder, torn or overlong lines, prompt files that never end.
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/frame"
+)
+
+// badEntries puts in dir, among the sessions: a dangling symlink, a
+// symlink to itself, a FIFO (whose opening would wait for ever) and, one
+// folder down, another loop, all named as session files. It returns what
+// the report says of each.
+func badEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	require.NoError(t, os.Symlink(filepath.Join(dir, "missing.jsonl"), filepath.Join(dir, "dangling.jsonl")))
+	require.NoError(t, os.Symlink("loop.jsonl", filepath.Join(dir, "loop.jsonl")))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "fifo.jsonl"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "deeper"), 0o755))
+	require.NoError(t, os.Symlink("again.jsonl", filepath.Join(dir, "deeper", "again.jsonl")))
+	return []string{
+		filepath.Join(dir, "dangling.jsonl") + ": no such file or directory",
+		filepath.Join(dir, "loop.jsonl") + ": too many levels of symbolic links",
+		filepath.Join(dir, "fifo.jsonl") + ": not a regular file",
+		filepath.Join(dir, "deeper", "again.jsonl") + ": too many levels of symbolic links",
+	}
+}
+
+// TestBadEntryDoesNotFailFolder: a Claude projects folder, a Codex
+// sessions folder and a Gemini chats folder each holding bad entries
+// convert every session they hold; each bad entry is reported and counted
+// as a failed file, and the batch exits 1. (It converted nothing, exit 1,
+// at the first bad entry.)
+func TestBadEntryDoesNotFailFolder(t *testing.T) {
+	t.Setenv("SSE_MODEL_NAME", "")
+	t.Setenv("SSE_TASK_ID", "")
+	for _, tc := range []struct {
+		format string
+		cases  map[string]string // file name in the folder -> testdata case
+	}{
+		{"claude-session", map[string]string{"a.jsonl": "print-mode-2.1", "b.jsonl": "interactive-turns"}},
+		{"codex-rollout", map[string]string{"rollout-a.jsonl": "exec-tools", "rollout-b.jsonl": "compaction"}},
+		{"gemini-session", map[string]string{"session-a.jsonl": "basic", "session-b.jsonl": "tool-error"}},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, c := range tc.cases {
+				putFile(t, filepath.Join(dir, name), readFile(t, "../../testdata/"+tc.format+"/"+c+".in.jsonl"))
+			}
+			bad := badEntries(t, dir)
+			out := filepath.Join(t.TempDir(), "out")
+			code, errOut := batchRun(t, "--out-dir", out, "--clock", "2026-01-02T03:04:05Z", "--cwd", "/work", "--task", "fixture", dir)
+			assert.Equal(t, 1, code, errOut)
+			for _, b := range bad {
+				assert.Contains(t, errOut, b)
+			}
+			assert.Contains(t, errOut, "6 files: 2 converted, 4 failed;")
+			dialogs := readDialogs(t, out)
+			assert.Len(t, dialogs, 2)
+			for name, c := range tc.cases {
+				want := readFile(t, "../../testdata/"+tc.format+"/"+c+".out.jsonl")
+				assert.Equal(t, string(want), string(dialogs[strings.TrimSuffix(name, ".jsonl")+".dialog.jsonl"]), name)
+			}
+		})
+	}
+}
+
+// TestOnlyBadEntriesFolder: a folder holding nothing but bad entries is
+// no format's: the first one's error is told, exit 1.
+func TestOnlyBadEntriesFolder(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.Symlink(filepath.Join(dir, "missing.jsonl"), filepath.Join(dir, "dangling.jsonl")))
+	code, _, errOut := runCLI(t, "", dir, "-o", filepath.Join(t.TempDir(), "d.jsonl"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, filepath.Join(dir, "dangling.jsonl")+": no such file or directory")
+}
+
+// TestUnreadableSessionFile: a session file the user may not read is one
+// failed file of its folder. Root reads any file whatever its mode, so
+// the case cannot be made when the tests run as root.
+func TestUnreadableSessionFile(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: chmod 000 does not stop root from reading a file, so there is no unreadable file to make")
+	}
+	dir := t.TempDir()
+	putFile(t, filepath.Join(dir, "a.jsonl"), readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
+	locked := filepath.Join(dir, "b.jsonl")
+	putFile(t, locked, readFile(t, "../../testdata/claude-session/interactive-turns.in.jsonl"))
+	require.NoError(t, os.Chmod(locked, 0))
+	code, errOut := batchRun(t, "--out-dir", filepath.Join(t.TempDir(), "out"), dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, locked+": permission denied")
+	assert.Contains(t, errOut, "2 files: 1 converted, 1 failed;")
+}
+
+// TestSessionLinesReportedWhereTheyAre: --max-line reaches the session
+// scan: a valid line longer than it is skipped with that reason, reported
+// at its own line of the file (the stream the adapter reads has a header
+// line of its own, which shifted every number by one and more).
+func TestSessionLinesReportedWhereTheyAre(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(string(readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))), "\n")
+	long := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"type":"assistant"`) {
+			long = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, long, 0)
+	lines[long] = strings.Replace(lines[long], `"type":"assistant"`, `"type":"assistant","padding":"`+strings.Repeat("x", 5000)+`"`, 1)
+	file := filepath.Join(t.TempDir(), "s.jsonl")
+	putFile(t, file, []byte(strings.Join(lines, "\n")+"\n"))
+
+	code, out, errOut := runCLI(t, "", file, "-o", "-", "--max-line", "1000")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, file+":"+strconv.Itoa(long+1)+": skipped: longer than the line limit of 1000 bytes (--max-line)"+frame.Preview([]byte(lines[long]))+"\n", errOut)
+	assert.Contains(t, out, "⚠ line "+strconv.Itoa(long+1)+" of the session file could not be read (longer than the line limit of 1000 bytes (--max-line)): skipped")
+
+	code, out, errOut = runCLI(t, "", file, "-o", "-", "--max-line", "0")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, errOut)
+	assert.NotContains(t, out, "⚠")
+}
+
+// TestPromptFileBounded: --prompt-file reads a regular file or a pipe as
+// it is, trailing newline kept; /dev/zero is refused before it is read,
+// and a file past the limit is refused, not held.
+func TestPromptFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := runCLI(t, claudeRun, "-o", filepath.Join(dir, "d.jsonl"), "--prompt-file", "/dev/zero")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "cannot read --prompt-file: /dev/zero is not a regular file")
+
+	big := filepath.Join(dir, "big.txt")
+	f, err := os.Create(big)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(maxPromptFile+1)) // sparse: no disk written
+	require.NoError(t, f.Close())
+	code, _, errOut = runCLI(t, claudeRun, "-o", filepath.Join(dir, "d.jsonl"), "--prompt-file", big)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "cannot read --prompt-file: "+big+" is larger than 16 MiB")
+
+	fifo := filepath.Join(dir, "prompt.fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			_, _ = w.WriteString("Fix it.\n\n")
+			_ = w.Close()
+		}
+	}()
+	out := filepath.Join(dir, "d.jsonl")
+	code, _, errOut = runCLI(t, claudeRun, "-o", out, "--prompt-file", fifo)
+	require.Equal(t, 0, code, errOut)
+	es := readDialog(t, out)
+	assert.Equal(t, "Fix it.\n\n", es[1]["content"], "the prompt as written, newlines kept")
+}
