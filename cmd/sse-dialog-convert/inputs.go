@@ -88,10 +88,12 @@ func (in *input) openIt(maxLine int64) error {
 	return nil
 }
 
+// close closes what openIt opened, and lets go of it: a batch keeps every
+// input listed until it ends.
 func (in *input) close() {
 	if in.c != nil {
 		in.c.Close()
-		in.c = nil
+		in.c, in.r = nil, nil
 	}
 }
 

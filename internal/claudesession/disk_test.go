@@ -181,3 +181,38 @@ func TestFolderReadOncePerFolder(t *testing.T) {
 	assert.Equal(t, int64(2), reads.Load(), "the folder once, s0007/subagents once")
 	assert.Equal(t, int64(n+1+1), entries.Load(), "n sessions and s0007/ listed once, agent-x once")
 }
+
+// TestGluedLineIsKept: a crash mid-write leaves a line cut short with no
+// newline, and the resumed session writes its next line onto it: the
+// whole line at the end is kept, the fragment alone is lost and told.
+func TestGluedLineIsKept(t *testing.T) {
+	const turns = 30
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	lines := chainSession("s", turns)
+	const cut = 41 // line 42: "answer 20"; "ask 21" is written onto it
+	glued := lines[cut][:len(lines[cut])/2] + lines[cut+1]
+	lines = append(append(append([]string{}, lines[:cut]...), glued), lines[cut+2:]...)
+	writeLines(t, path, lines)
+
+	out, stderr := convertSession(t, path, Options{})
+	for i := range turns {
+		assert.True(t, bytes.Contains(out, []byte(`"ask `+fmt.Sprint(i)+`"`)), "ask %d", i)
+		if i != 20 {
+			assert.True(t, bytes.Contains(out, []byte(`"answer `+fmt.Sprint(i)+`"`)), "answer %d", i)
+		}
+	}
+	assert.False(t, bytes.Contains(out, []byte(`"answer 20"`)), "the fragment's text is lost")
+	assert.Contains(t, string(out), `"⚠ line 42 of the session file could not be read (`+reasonGlued+`): skipped"`)
+	assert.Equal(t, path+":42: skipped: "+reasonGlued+frame.Preview([]byte(glued))+"\n", stderr)
+}
+
+// TestGluedTailBounded: a line of many line starts, none of them a whole
+// line, is tried a bounded number of times.
+func TestGluedTailBounded(t *testing.T) {
+	var c checker
+	hostile := []byte(`{"x` + strings.Repeat(`{"parentUuid":1,`, 10000))
+	assert.Nil(t, c.gluedTail(hostile))
+	assert.Equal(t, maxGlueTries, c.checks, "checks of a line of 10,000 line starts")
+	assert.Nil(t, c.gluedTail([]byte(`{"parentUuid":"a","message":{"content":[{"type":"text"}`)), "an inner object that is no line")
+	assert.Equal(t, `{"type":"summary","leafUuid":"u"}`, string(c.gluedTail([]byte(`{"parentUuid":"a","mess{"type":"summary","leafUuid":"u"}`))))
+}

@@ -1,6 +1,7 @@
 package claudesession
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -68,4 +69,60 @@ func (a *Adapter) unreadable(v jsonraw.Value) error {
 	}
 	a.notice(text, v.Get("toolUseId").Str())
 	return &adapter.LineError{File: file, Line: int(line), Err: errors.New("skipped: " + reason + v.Get("preview").Str())}
+}
+
+// Why a line is unreadable, as the stream tells it.
+const (
+	reasonInvalid = "not valid JSON"
+	reasonGlued   = "not valid JSON: cut short, with the next line written onto it, which is kept"
+)
+
+// checker checks the lines of a session's files, both passes alike.
+type checker struct {
+	jsonraw.Checker
+	checks int // lines checked (a test counts them)
+}
+
+// line checks one line: its value, or why it cannot be read.
+func (c *checker) line(data []byte) (jsonraw.Value, string) {
+	c.checks++
+	v, verdict := c.Value(data, 10000)
+	switch {
+	case verdict == jsonraw.TooDeep:
+		return v, "nested too deep"
+	case verdict > jsonraw.Dirty:
+		return v, reasonInvalid
+	case !v.IsObject():
+		return v, "a JSON value that is not an object"
+	}
+	return v, ""
+}
+
+// maxGlueTries bounds the starts gluedTail tries: a hostile line of many
+// line starts costs a few checks of it, not one per start.
+const maxGlueTries = 16
+
+// gluedTail finds, in a line that is not JSON, a whole line written onto
+// the end of one cut short: a crash mid-write leaves no newline, and the
+// resumed session appends its next line to the fragment. It is the first
+// part of the line, past its start, that starts as Claude Code's lines do
+// and is one object of this format to the line's end; nil when none is.
+func (c *checker) gluedTail(data []byte) []byte {
+	tries := 0
+	for i := 1; i < len(data) && tries < maxGlueTries; i++ {
+		j := bytes.Index(data[i:], []byte(`{"`))
+		if j < 0 {
+			return nil
+		}
+		i += j
+		rest := data[i:]
+		if !bytes.HasPrefix(rest, []byte(`{"parentUuid":`)) && !bytes.HasPrefix(rest, []byte(`{"type":`)) {
+			continue
+		}
+		tries++
+		if v, reason := c.line(rest); reason == "" && Detect(adapter.Event{Value: v}) == adapter.Yes {
+			return rest
+		}
+	}
+	return nil
 }

@@ -74,7 +74,7 @@ func scan(r io.Reader, opt frame.Options) (*graph, error) {
 	}
 	c := &counter{r: r}
 	fr := frame.NewReader(c, opt)
-	var chk jsonraw.Checker
+	var chk checker
 	for {
 		rec, err := fr.Next()
 		if err == io.EOF {
@@ -90,12 +90,19 @@ func scan(r io.Reader, opt frame.Options) (*graph, error) {
 			g.hole()
 			continue
 		}
-		v, verdict := chk.Value(rec.Data, 10000)
-		if verdict > jsonraw.Dirty || !v.IsObject() {
-			g.hole()
+		v, reason := chk.line(rec.Data)
+		if reason == "" {
+			g.add(v)
 			continue
 		}
-		g.add(v)
+		g.hole()
+		if reason != reasonInvalid {
+			continue
+		}
+		if tail := chk.gluedTail(rec.Data); tail != nil {
+			v, _ = chk.line(tail)
+			g.add(v)
+		}
 	}
 	g.bytes = c.n
 	g.resolve()
