@@ -244,6 +244,8 @@ func readLine(v jsonraw.Value) line {
 func (a *Adapter) Event(ev adapter.Event) error {
 	l := readLine(ev.Value)
 	switch string(l.typ.Body()) {
+	case typeUnreadable:
+		return a.unreadable(ev.Value)
 	case typeStart:
 		if a.model == "" {
 			a.model = l.model.Str()
@@ -253,8 +255,6 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		}
 		a.started = true
 		return nil
-	case typeUnreadable:
-		return a.unreadable(ev.Value)
 	case typeSubagent:
 		if !l.inner.IsObject() {
 			return errNoLine

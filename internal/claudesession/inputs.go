@@ -205,7 +205,7 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 			af, a.err = sessionfile.Open(a.path)
 		}
 		if a.err != nil {
-			m.tail = unreadableFile(m.tail, a)
+			main.tail = unreadableFile(main.tail, a)
 			continue
 		}
 		aopt := fopt

@@ -1,6 +1,7 @@
 package claudesession
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strings"
@@ -24,6 +25,7 @@ type source struct {
 	path   string // for the reports of lines it cannot read
 	buf    []byte // such a report's line
 	glued  []byte // a whole line found written onto an unreadable one, borrowed from fr
+	tail   []byte // lines of this package's own written after the file's (subagent files that could not be read)
 
 	// the session file
 	index    map[uuidKey]int32
@@ -54,6 +56,11 @@ func (s *source) advance() error {
 			v, _ = s.chk.line(data)
 		} else {
 			rec, err := s.fr.Next()
+			if err == io.EOF && len(s.tail) > 0 {
+				s.ready, s.data, s.wrap, s.at = true, bytes.TrimSuffix(s.tail, []byte("\n")), false, s.lastTime
+				s.tail = nil
+				return nil
+			}
 			if err == io.EOF {
 				s.done = true
 				return nil
@@ -123,7 +130,6 @@ func (s *source) keep(v jsonraw.Value) bool {
 // merged is the stream: a header line, then the sources' records by time.
 type merged struct {
 	srcs []*source
-	tail []byte // lines written after the sources' (files that could not be read)
 	out  []byte
 	off  int
 	err  error
@@ -155,10 +161,6 @@ func (m *merged) next() error {
 		}
 	}
 	if best < 0 {
-		if len(m.tail) > 0 {
-			m.out, m.tail = append(m.out, m.tail...), nil
-			return nil
-		}
 		return io.EOF
 	}
 	s := m.srcs[best]
@@ -188,7 +190,7 @@ func (m *merged) Close() error {
 			first = err
 		}
 	}
-	m.srcs, m.out, m.tail = nil, nil, nil
+	m.srcs, m.out = nil, nil
 	if m.err == nil {
 		m.err = errClosed
 	}
