@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -68,6 +69,9 @@ func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Re
 	if file == "-" {
 		return []source{{name: "standard input", inputs: []*input{stdinInput(stdin)}}}
 	}
+	a := new(asking)
+	formats = askingFolder(formats, a)
+	defer func() { a.done = true }()
 	st, err := os.Stat(file)
 	if err != nil || !st.IsDir() && !st.Mode().IsRegular() {
 		return []source{{name: file, inputs: []*input{fileInput(file)}}} // opening tells what is wrong
@@ -92,9 +96,45 @@ func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Re
 		}
 		return srcs
 	case st.IsDir():
-		return []source{{name: file, err: noSessions(file, formats)}}
+		return []source{{name: file, err: cmp.Or(a.failed, noSessions(file, formats))}}
 	}
 	return []source{{name: file, inputs: []*input{fileInput(file)}}}
+}
+
+// asking holds what askingFolder's formats noted while a FILE was asked
+// about: the first failure of their Inputs. The formats live on in the
+// sources (the same-file check asks them again, from jobs running at
+// once): once done, nothing more is noted.
+type asking struct {
+	failed error
+	done   bool
+}
+
+// askingFolder returns formats whose Inputs say no rather than fail: a
+// folder a format cannot read whole (only bad entries, as it sees them: a
+// dangling symlink, a FIFO) may be another format's, which is asked next;
+// the first failure is told when no format claims the folder. For a file,
+// no changes nothing: it is then read as a stream, and reading it tells
+// what is wrong, as when Inputs failed.
+func askingFolder(formats []adapter.Format, a *asking) []adapter.Format {
+	asked := slices.Clone(formats)
+	for i := range asked {
+		inputs := asked[i].Inputs
+		if inputs == nil {
+			continue
+		}
+		asked[i].Inputs = func(path string) ([]adapter.Input, bool, error) {
+			ins, ok, err := inputs(path)
+			if err != nil {
+				if !a.done {
+					a.failed = cmp.Or(a.failed, err)
+				}
+				return nil, false, nil
+			}
+			return ins, ok, nil
+		}
+	}
+	return asked
 }
 
 // noSessions says that the folder path holds no session of the formats
@@ -128,26 +168,20 @@ func claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff
 			formats = []adapter.Format{*f}
 		}
 	}
-	// A folder one format cannot read whole (only bad entries of its own,
-	// as it sees them) may still be another's: the first error is told
-	// only when no format claims it.
-	var first error
 	for i := range formats {
 		f := &formats[i]
 		if f.Inputs == nil || f.New == nil {
 			continue
 		}
 		ins, ok, err := f.Inputs(path)
-		switch {
-		case err != nil && !isDir:
+		if err != nil {
 			return nil, nil, err
-		case err != nil:
-			first = cmp.Or(first, err)
-		case ok:
+		}
+		if ok {
 			return f, ins, nil
 		}
 	}
-	return nil, nil, first
+	return nil, nil, nil
 }
 
 // firstClaim returns the format that claims one of the file's first

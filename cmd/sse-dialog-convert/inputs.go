@@ -49,8 +49,9 @@ func fileInput(path string) *input {
 
 // sessionInput is one dialog a format's Inputs found.
 func sessionInput(si adapter.Input) *input {
-	in := &input{name: si.Name, label: si.Name, open: si.Open, openLimited: si.OpenLimited}
+	in := &input{name: si.Name, label: si.Name, open: si.Open}
 	in.info, _ = os.Stat(si.Name)
+	in.openLimited = si.OpenLimited
 	return in
 }
 

@@ -11,7 +11,6 @@
 package adapter
 
 import (
-	"fmt"
 	"io"
 	"time"
 
@@ -106,19 +105,15 @@ type Input struct {
 // LineError is an event's problem that lies at a line of a file other
 // than the stream's line: a format that merges several files into one
 // stream (a session and its subagents) says where the bad line really
-// is, and the pipeline reports it there. Line 0: the whole file.
+// is, and the pipeline reports it there. Line 0: the whole file. Error
+// is the problem alone; File and Line say where.
 type LineError struct {
 	File string
 	Line int
 	Err  error
 }
 
-func (e *LineError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.File, e.Err)
-}
+func (e *LineError) Error() string { return e.Err.Error() }
 
 func (e *LineError) Unwrap() error { return e.Err }
 

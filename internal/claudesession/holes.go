@@ -68,7 +68,7 @@ func (a *Adapter) unreadable(v jsonraw.Value) error {
 		text = "line " + strconv.FormatInt(line, 10) + " of " + what + " could not be read (" + reason + "): skipped"
 	}
 	a.notice(text, v.Get("toolUseId").Str())
-	return &adapter.LineError{File: file, Line: int(line), Err: errors.New("skipped: " + reason + v.Get("preview").Str())}
+	return &adapter.LineError{File: file, Line: int(line), Err: errors.New(reason + v.Get("preview").Str())}
 }
 
 // Why a line is unreadable, as the stream tells it.

@@ -359,11 +359,6 @@ func (c *Converter) object(v jsonraw.Value) string {
 	c.stats.Records++
 	if err := c.event(ev); err != nil {
 		c.stats.Bad++
-		var le *adapter.LineError
-		if errors.As(err, &le) {
-			c.at = le // reported where it is, not at the stream's line
-			return le.Err.Error()
-		}
 		return "skipped: " + err.Error()
 	}
 	return ""
@@ -414,6 +409,9 @@ func (c *Converter) event(ev adapter.Event) (err error) {
 	c.w.BeginLine()
 	err = c.adapter.Event(ev)
 	returned = true
+	if le := (*adapter.LineError)(nil); errors.As(err, &le) {
+		c.at = le // reported where it is, not at the stream's line
+	}
 	return err
 }
 
