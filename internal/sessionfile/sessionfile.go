@@ -306,6 +306,12 @@ type Entry struct {
 // with its error (an unreadable folder, as one entry). err is for the
 // root only.
 func Find(root string, skip func(dir string) bool, keep func(path string) (bool, error)) ([]Entry, error) {
+	return FindNamed(root, skip, IsJSONL, keep)
+}
+
+// FindNamed is Find for the files whose names named accepts (a format
+// whose files are not all JSON Lines).
+func FindNamed(root string, skip func(dir string) bool, named func(name string) bool, keep func(path string) (bool, error)) ([]Entry, error) {
 	var found []Entry
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -321,7 +327,7 @@ func Find(root string, skip func(dir string) bool, keep func(path string) (bool,
 			}
 			return nil
 		}
-		if !IsJSONL(d.Name()) {
+		if !named(d.Name()) {
 			return nil
 		}
 		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
