@@ -216,3 +216,21 @@ func TestGluedTailBounded(t *testing.T) {
 	assert.Nil(t, c.gluedTail([]byte(`{"parentUuid":"a","message":{"content":[{"type":"text"}`)), "an inner object that is no line")
 	assert.Equal(t, `{"type":"summary","leafUuid":"u"}`, string(c.gluedTail([]byte(`{"parentUuid":"a","mess{"type":"summary","leafUuid":"u"}`))))
 }
+
+// TestUnreadableSubagentsFolder: a session's subagents folder that cannot
+// be listed (here a symlink loop: root lists any folder whatever its mode)
+// leaves the session converted without its subagents' files, with a
+// warning.
+func TestUnreadableSubagentsFolder(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	writeLines(t, path, chainSession("s", 2))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "s"), 0o755))
+	sub := filepath.Join(dir, "s", "subagents")
+	require.NoError(t, os.Symlink("subagents", sub))
+
+	out, stderr := convertSession(t, path, Options{})
+	assert.Contains(t, string(out), `"⚠ the session's subagents folder could not be read (too many levels of symbolic links): the session is converted without its subagents' files"`)
+	assert.Equal(t, sub+": skipped: too many levels of symbolic links\n", stderr)
+	assert.Contains(t, string(out), `"answer 1"`)
+}

@@ -18,7 +18,8 @@ import (
 //	{"type":"claude-session-unreadable","file":"…","line":57,"reason":"not valid JSON","preview":" (…)","agentId":"…","toolUseId":"…"}
 //
 // line 0 is the whole file; agentId and toolUseId are set for a
-// subagent's file. The adapter shows it as a warning entry and reports it
+// subagent's file; "folder":true marks a session's subagents folder that
+// could not be listed. The adapter shows it as a warning entry and reports it
 // at its file and line (adapter.LineError): the stream's own line numbers
 // are not the files'.
 const typeUnreadable = "claude-session-unreadable"
@@ -50,7 +51,11 @@ func unreadableFile(b []byte, a *agentFile) []byte {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return appendUnreadable(b, a.path, 0, err.Error(), "", a.agentID, a.toolUseID)
+	b = appendUnreadable(b, a.path, 0, err.Error(), "", a.agentID, a.toolUseID)
+	if a.folder {
+		b = append(b[:len(b)-2], `,"folder":true}`+"\n"...)
+	}
+	return b
 }
 
 // unreadable warns of a line or a file the stream could not read, and
@@ -64,6 +69,9 @@ func (a *Adapter) unreadable(v jsonraw.Value) error {
 		what = "subagent " + agent + "'s file (" + filepath.Base(file) + ")"
 	}
 	text := what + " could not be read (" + reason + "): the session is converted without it"
+	if v.Get("folder").IsTrue() {
+		text = "the session's subagents folder could not be read (" + reason + "): the session is converted without its subagents' files"
+	}
 	if line > 0 {
 		text = "line " + strconv.FormatInt(line, 10) + " of " + what + " could not be read (" + reason + "): skipped"
 	}

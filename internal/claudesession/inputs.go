@@ -160,6 +160,7 @@ type agentFile struct {
 	sessionID string
 	included  bool
 	err       error // it could not be read: the session is converted without it
+	folder    bool  // path is the subagents folder, which could not be listed
 }
 
 // OpenSession returns the stream of one session: the conversation from its
@@ -242,7 +243,7 @@ func (o *opener) findAgents(path, sessionID string, opt frame.Options) []*agentF
 		sub := filepath.Join(dir, stem, "subagents")
 		entries, err := o.readDir(sub)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return []*agentFile{{path: sub, err: err}}
+			return []*agentFile{{path: sub, err: err, folder: true}}
 		}
 		for _, e := range entries {
 			if isAgentFile(e.Name()) && sessionfile.IsJSONL(e.Name()) {
