@@ -4,7 +4,10 @@ package main
 // folder, torn or overlong lines, prompt files that never end.
 
 import (
+	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -164,4 +167,45 @@ func TestPromptFileBounded(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	es := readDialog(t, out)
 	assert.Equal(t, "Fix it.\n\n", es[1]["content"], "the prompt as written, newlines kept")
+}
+
+// TestLargeSessionFolderMemory: a Claude projects folder of 2,000 small
+// sessions converts in under 200 MiB peak memory (the issue's acceptance:
+// main took 550 MiB for these, 4.7 GB for 10,000), and peak memory does
+// not follow the number of sessions: 2,000 take less than 200 and 30 MiB.
+func TestLargeSessionFolderMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and converts 2,200 session files")
+	}
+	peak := func(n int) int64 {
+		dir := t.TempDir()
+		for i := range n {
+			sid := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+			var b strings.Builder
+			parent := "null"
+			for k := range 6 {
+				uuid := fmt.Sprintf("%08d-0000-4000-8000-%012d", k, i)
+				typ, msg := "user", `{"role":"user","content":"do thing `+strconv.Itoa(k)+`"}`
+				if k%2 == 1 {
+					typ, msg = "assistant", `{"id":"msg_`+strconv.Itoa(i)+`_`+strconv.Itoa(k)+`","role":"assistant","model":"claude-x","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":5}}`
+				}
+				fmt.Fprintf(&b, `{"parentUuid":%s,"isSidechain":false,"type":"%s","cwd":"/w","sessionId":"%s","message":%s,"uuid":"%s","timestamp":"2025-09-03T00:47:0%d.000Z"}`+"\n", parent, typ, sid, msg, uuid, k)
+				parent = `"` + uuid + `"`
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(b.String()), 0o644))
+		}
+		cmd := exec.Command(binPath(t), dir, "--out-dir", filepath.Join(t.TempDir(), "out"))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		binWaitExit(t, func() *exec.Cmd { require.NoError(t, cmd.Start()); return cmd }())
+		require.Equal(t, 0, cmd.ProcessState.ExitCode(), stderr.String())
+		require.Contains(t, stderr.String(), fmt.Sprintf("%d files: %d converted, 0 failed", n, n))
+		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		require.True(t, ok)
+		return int64(ru.Maxrss) * 1024 // KiB on Linux
+	}
+	small, large := peak(200), peak(2000)
+	t.Logf("peak RSS: 200 sessions %.1f MiB, 2,000 sessions %.1f MiB", float64(small)/(1<<20), float64(large)/(1<<20))
+	assert.Less(t, large, int64(200<<20))
+	assert.Less(t, large, small+30<<20, "memory follows the number of sessions")
 }
