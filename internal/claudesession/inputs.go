@@ -101,13 +101,14 @@ type opener struct {
 	folders map[string]*folder
 }
 
-// folder is what findAgents needs of a sessions' folder.
+// folder is what findAgents needs of a sessions' folder. One that cannot
+// be listed (its files can be opened, not listed) has no subagent files
+// found in it, as before.
 type folder struct {
 	once     sync.Once
 	agents   []string        // the subagent files beside the sessions (2.0.x), in lexical order
 	sessions int             // the session files in it
 	subdirs  map[string]bool // the names of its folders (a 2.1.x session's own)
-	err      error           // it could not be read
 }
 
 func (o *opener) folder(dir string) *folder {
@@ -119,8 +120,7 @@ func (o *opener) folder(dir string) *folder {
 	}
 	o.mu.Unlock()
 	f.once.Do(func() {
-		entries, err := o.readDir(dir)
-		f.err = err
+		entries, _ := o.readDir(dir)
 		f.subdirs = make(map[string]bool)
 		for _, e := range entries {
 			name := e.Name()
