@@ -409,8 +409,11 @@ func (c *Converter) event(ev adapter.Event) (err error) {
 	c.w.BeginLine()
 	err = c.adapter.Event(ev)
 	returned = true
-	if le := (*adapter.LineError)(nil); errors.As(err, &le) {
-		c.at = le // reported where it is, not at the stream's line
+	if err != nil {
+		var le *adapter.LineError
+		if errors.As(err, &le) {
+			c.at = le // reported where it is, not at the stream's line
+		}
 	}
 	return err
 }
