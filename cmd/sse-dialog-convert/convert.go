@@ -91,11 +91,11 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	case o.prompt != "":
 		opt.Prompt, opt.HasPrompt = o.prompt, true
 	case o.promptFile != "":
-		b, err := os.ReadFile(o.promptFile)
+		prompt, err := readPromptFile(o.promptFile)
 		if err != nil {
 			return opt, fmt.Errorf("cannot read --prompt-file: %w", err)
 		}
-		opt.Prompt, opt.HasPrompt = string(b), true
+		opt.Prompt, opt.HasPrompt = prompt, true
 	}
 	clock, err := parseClock(o.clock, "--clock")
 	if o.clock == "" {

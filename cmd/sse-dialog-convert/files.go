@@ -3,11 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,6 +73,9 @@ func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Re
 	if file == "-" {
 		return []source{{name: "standard input", inputs: []*input{stdinInput(stdin)}}}
 	}
+	a := new(asking)
+	formats = askingFolder(formats, a)
+	defer func() { a.done = true }()
 	st, err := os.Stat(file)
 	if err != nil || !st.IsDir() && !st.Mode().IsRegular() {
 		return []source{{name: file, inputs: []*input{fileInput(file)}}} // opening tells what is wrong
@@ -95,9 +100,45 @@ func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Re
 		}
 		return srcs
 	case st.IsDir():
-		return []source{{name: file, err: noSessions(file, formats)}}
+		return []source{{name: file, err: cmp.Or(a.failed, noSessions(file, formats))}}
 	}
 	return []source{{name: file, inputs: []*input{fileInput(file)}, sniffed: sniffed}}
+}
+
+// asking holds what askingFolder's formats noted while a FILE was asked
+// about: the first failure of their Inputs. The formats live on in the
+// sources (the same-file check asks them again, from jobs running at
+// once): once done, nothing more is noted.
+type asking struct {
+	failed error
+	done   bool
+}
+
+// askingFolder returns formats whose Inputs say no rather than fail: a
+// folder a format cannot read whole (only bad entries, as it sees them: a
+// dangling symlink, a FIFO) may be another format's, which is asked next;
+// the first failure is told when no format claims the folder. For a file,
+// no changes nothing: it is then read as a stream, and reading it tells
+// what is wrong, as when Inputs failed.
+func askingFolder(formats []adapter.Format, a *asking) []adapter.Format {
+	asked := slices.Clone(formats)
+	for i := range asked {
+		inputs := asked[i].Inputs
+		if inputs == nil {
+			continue
+		}
+		asked[i].Inputs = func(path string) ([]adapter.Input, bool, error) {
+			ins, ok, err := inputs(path)
+			if err != nil {
+				if !a.done {
+					a.failed = cmp.Or(a.failed, err)
+				}
+				return nil, false, nil
+			}
+			return ins, ok, nil
+		}
+	}
+	return asked
 }
 
 // noSessions says that the folder path holds no session of the formats

@@ -18,8 +18,11 @@ type input struct {
 	// open opens it; nil when r is open already (standard input, a
 	// reader handed over).
 	open func() (io.ReadCloser, error)
-	r    io.Reader
-	c    io.Closer
+	// openLimited, when set, is open honouring --max-line (a session
+	// file's own reading of its lines).
+	openLimited func(maxLine int64) (io.ReadCloser, error)
+	r           io.Reader
+	c           io.Closer
 	// stream: compressed data is sniffed and read as such (a format's
 	// Inputs open their files themselves).
 	stream bool
@@ -48,6 +51,7 @@ func fileInput(path string) *input {
 func sessionInput(si adapter.Input) *input {
 	in := &input{name: si.Name, label: si.Name, open: si.Open}
 	in.info, _ = os.Stat(si.Name)
+	in.openLimited = si.OpenLimited
 	return in
 }
 
@@ -63,12 +67,17 @@ func (in *input) file() namedFile {
 	return namedFile{what: "the input", path: in.name, info: in.info}
 }
 
-// openIt opens the input, if it is not open yet.
-func (in *input) openIt() error {
+// openIt opens the input, if it is not open yet; maxLine is --max-line
+// (dispatch.Options.MaxLine).
+func (in *input) openIt(maxLine int64) error {
 	if in.r != nil || in.open == nil {
 		return nil
 	}
-	rc, err := in.open()
+	open := in.open
+	if in.openLimited != nil {
+		open = func() (io.ReadCloser, error) { return in.openLimited(maxLine) }
+	}
+	rc, err := open()
 	if err != nil {
 		var pe *os.PathError
 		if !errors.As(err, &pe) {
@@ -80,10 +89,12 @@ func (in *input) openIt() error {
 	return nil
 }
 
+// close closes what openIt opened, and lets go of it: a batch keeps every
+// input listed until it ends.
 func (in *input) close() {
 	if in.c != nil {
 		in.c.Close()
-		in.c = nil
+		in.c, in.r = nil, nil
 	}
 }
 

@@ -177,7 +177,7 @@ func (j *job) open(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() {
 		for _, in := range j.inputs {
-			if err := in.openIt(); err != nil {
+			if err := in.openIt(j.copt.MaxLine); err != nil {
 				done <- err
 				return
 			}

@@ -97,7 +97,27 @@ type Input struct {
 	Name string
 	// Open returns the stream to convert.
 	Open func() (io.ReadCloser, error)
+	// OpenLimited, when set, is Open for a conversion that holds no line
+	// longer than maxLine bytes (frame.Options.MaxLine: 0 the default,
+	// < 0 no limit): a format that reads its files' lines itself before
+	// the pipeline does (a session's parentUuid scan) honours --max-line.
+	OpenLimited func(maxLine int64) (io.ReadCloser, error)
 }
+
+// LineError is an event's problem that lies at a line of a file other
+// than the stream's line: a format that merges several files into one
+// stream (a session and its subagents) says where the bad line really
+// is, and the pipeline reports it there. Line 0: the whole file. Error
+// is the problem alone; File and Line say where.
+type LineError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return e.Err.Error() }
+
+func (e *LineError) Unwrap() error { return e.Err }
 
 // The type rule for flags, in every adapter: a value of the wrong JSON type
 // ("true" as a string, 1, an object) never passes for success.

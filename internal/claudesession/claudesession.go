@@ -106,7 +106,7 @@ func Detect(ev adapter.Event) adapter.Claim {
 		return adapter.Yes
 	case ev.Get("sessionId").Exists() && ev.Get("uuid").Exists():
 		return adapter.Yes
-	case typ.Is(typeSubagent) && ev.Get("line").IsObject(), typ.Is(typeStart):
+	case typ.Is(typeSubagent) && ev.Get("line").IsObject(), typ.Is(typeStart), typ.Is(typeUnreadable):
 		return adapter.Yes
 	}
 	return adapter.No
@@ -270,6 +270,8 @@ func readLine(v jsonraw.Value) line {
 func (a *Adapter) Event(ev adapter.Event) error {
 	l := readLine(ev.Value)
 	switch string(l.typ.Body()) {
+	case typeUnreadable:
+		return a.unreadable(ev.Value)
 	case typeStart:
 		if a.model == "" {
 			a.model = l.model.Str()

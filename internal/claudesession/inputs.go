@@ -3,16 +3,27 @@ package claudesession
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
+
+// Options configure how a session's files are read.
+type Options struct {
+	// MaxLine is the longest line held in memory, in both passes
+	// (frame.Options.MaxLine: 0 the default, < 0 no limit): --max-line.
+	MaxLine int64
+}
 
 // Inputs reads a path given as FILE:
 //
@@ -22,36 +33,46 @@ import (
 //   - a subagent's file alone (agent-<id>.jsonl): its own conversation;
 //   - a session's folder (<session>/, holding subagents/): that session;
 //   - any other folder (a project folder, ~/.claude/projects): one dialog
-//     per session file in it, at any depth.
+//     per session file in it, at any depth. An entry that cannot be read
+//     (a dangling symlink, a FIFO, a file it may not read) is an input
+//     whose opening fails: reported, the others convert.
 //
 // Files may be plain, .zst or .gz. A path holding no session file is not
 // this format's (ok false).
 func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
+	return inputsOf(path, os.ReadDir)
+}
+
+// inputsOf is Inputs reading the sessions' folders with readDir (a test
+// counts the reads).
+func inputsOf(path string, readDir func(string) ([]os.DirEntry, error)) (inputs []adapter.Input, ok bool, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, false, err
 	}
 	claims := func(p string) (bool, error) { return sessionfile.Claims(p, Detect) }
+	o := &opener{readDir: readDir, folders: make(map[string]*folder)}
 	if !st.IsDir() {
 		mine, err := claims(path)
 		if err != nil || !mine {
 			return nil, false, err
 		}
 		if isAgentFile(path) {
-			return []adapter.Input{{Name: path, Open: func() (io.ReadCloser, error) { return sessionfile.Open(path) }}}, true, nil
+			open := func(opt Options) (io.ReadCloser, error) { return openAgentAlone(path) }
+			return []adapter.Input{o.input(path, open)}, true, nil
 		}
-		return []adapter.Input{sessionInput(path)}, true, nil
+		return []adapter.Input{o.session(path)}, true, nil
 	}
 	// A session's own folder: the session file is beside it.
 	if sub, err := os.Stat(filepath.Join(path, "subagents")); err == nil && sub.IsDir() {
 		for _, ext := range []string{".jsonl", ".jsonl.zst", ".jsonl.gz"} {
 			f := filepath.Clean(path) + ext
 			if mine, err := claims(f); err == nil && mine {
-				return []adapter.Input{sessionInput(f)}, true, nil
+				return []adapter.Input{o.session(f)}, true, nil
 			}
 		}
 	}
-	files, err := sessionfile.Find(path, func(dir string) bool { return dir == "subagents" }, func(p string) (bool, error) {
+	entries, err := sessionfile.Find(path, func(dir string) bool { return dir == "subagents" }, func(p string) (bool, error) {
 		if isAgentFile(p) {
 			return false, nil
 		}
@@ -60,19 +81,73 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	for _, f := range files {
-		inputs = append(inputs, sessionInput(f))
-	}
-	return inputs, len(inputs) > 0, nil
+	return sessionfile.Inputs(entries, o.session)
 }
+
+// openAgentAlone opens a subagent's file read alone: its own conversation.
+func openAgentAlone(path string) (io.ReadCloser, error) { return sessionfile.Open(path) }
 
 // isAgentFile reports whether a file is a subagent's (agent-<id>.jsonl).
 func isAgentFile(path string) bool {
 	return strings.HasPrefix(filepath.Base(path), "agent-")
 }
 
-func sessionInput(path string) adapter.Input {
-	return adapter.Input{Name: path, Open: func() (io.ReadCloser, error) { return OpenSession(path) }}
+// opener opens the sessions one Inputs found. Each folder is read once,
+// when its first session is opened, for every session in it: reading it
+// per session made a folder of n sessions cost n² (findAgents).
+type opener struct {
+	readDir func(string) ([]os.DirEntry, error)
+	mu      sync.Mutex
+	folders map[string]*folder
+}
+
+// folder is what findAgents needs of a sessions' folder. One that cannot
+// be listed (its files can be opened, not listed) has no subagent files
+// found in it, as before.
+type folder struct {
+	once     sync.Once
+	agents   []string        // the subagent files beside the sessions (2.0.x), in lexical order
+	sessions int             // the session files in it
+	subdirs  map[string]bool // the names of its folders (a 2.1.x session's own)
+}
+
+func (o *opener) folder(dir string) *folder {
+	o.mu.Lock()
+	f, ok := o.folders[dir]
+	if !ok {
+		f = &folder{}
+		o.folders[dir] = f
+	}
+	o.mu.Unlock()
+	f.once.Do(func() {
+		entries, _ := o.readDir(dir)
+		f.subdirs = make(map[string]bool)
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case e.IsDir() || e.Type()&fs.ModeSymlink != 0 && !sessionfile.IsJSONL(name):
+				f.subdirs[name] = true
+			case !sessionfile.IsJSONL(name):
+			case isAgentFile(name):
+				f.agents = append(f.agents, filepath.Join(dir, name))
+			default:
+				f.sessions++
+			}
+		}
+	})
+	return f
+}
+
+func (o *opener) session(path string) adapter.Input {
+	return o.input(path, func(opt Options) (io.ReadCloser, error) { return o.open(path, opt) })
+}
+
+func (o *opener) input(path string, open func(Options) (io.ReadCloser, error)) adapter.Input {
+	return adapter.Input{
+		Name:        path,
+		Open:        func() (io.ReadCloser, error) { return open(Options{}) },
+		OpenLimited: func(maxLine int64) (io.ReadCloser, error) { return open(Options{MaxLine: maxLine}) },
+	}
 }
 
 // agentFile is a subagent's file and what ties it to its call.
@@ -84,20 +159,31 @@ type agentFile struct {
 	agents    map[string]string // agentId -> tool_use id, from its own tool results
 	sessionID string
 	included  bool
+	err       error // it could not be read: the session is converted without it
+	folder    bool  // path is the subagents folder, which could not be listed
 }
 
 // OpenSession returns the stream of one session: the conversation from its
 // active leaf, merged with its subagents' files (see the package comment).
 // It reads the files once to learn the conversation, then streams them.
 func OpenSession(path string) (io.ReadCloser, error) {
-	g, err := scanFile(path)
+	o := &opener{readDir: os.ReadDir, folders: make(map[string]*folder)}
+	return o.open(path, Options{})
+}
+
+// OpenSessionWith is OpenSession with options.
+func OpenSessionWith(path string, opt Options) (io.ReadCloser, error) {
+	o := &opener{readDir: os.ReadDir, folders: make(map[string]*folder)}
+	return o.open(path, opt)
+}
+
+func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
+	fopt := frame.Options{MaxLine: opt.MaxLine}
+	g, err := scanFile(path, fopt)
 	if err != nil {
 		return nil, err
 	}
-	agents, err := findAgents(path, g.sessionID)
-	if err != nil {
-		return nil, err
-	}
+	agents := o.findAgents(path, g.sessionID, fopt)
 	inc := g.included()
 	tie(g, inc, agents)
 
@@ -105,21 +191,27 @@ func OpenSession(path string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
+	fopt.ReadSize = sessionfile.ReadSize(f)
 	main := &source{
-		closer: f, fr: frame.NewReader(io.LimitReader(f, g.bytes), frame.Options{}), isMain: true,
+		closer: f, fr: frame.NewReader(io.LimitReader(f, g.bytes), fopt), isMain: true, path: path,
 		index: g.index, inc: inc, emitted: newBits(len(g.kind)),
 	}
 	m := &merged{srcs: []*source{main}}
 	for _, a := range agents {
-		if !a.included {
+		if a.err == nil && !a.included {
 			continue
 		}
-		af, err := sessionfile.Open(a.path)
-		if err != nil {
-			m.Close()
-			return nil, err
+		var af io.ReadCloser
+		if a.err == nil {
+			af, a.err = sessionfile.Open(a.path)
 		}
-		m.srcs = append(m.srcs, &source{closer: af, fr: frame.NewReader(af, frame.Options{}), agentID: a.agentID, toolID: a.toolUseID, seen: make(map[uuidKey]struct{})})
+		if a.err != nil {
+			main.tail = unreadableFile(main.tail, a)
+			continue
+		}
+		aopt := fopt
+		aopt.ReadSize = sessionfile.ReadSize(af)
+		m.srcs = append(m.srcs, &source{closer: af, fr: frame.NewReader(af, aopt), path: a.path, agentID: a.agentID, toolID: a.toolUseID, seen: make(map[uuidKey]struct{})})
 	}
 	if g.model != "" || g.cwd != "" {
 		m.out = header(g.model, g.cwd)
@@ -127,55 +219,67 @@ func OpenSession(path string) (io.ReadCloser, error) {
 	return m, nil
 }
 
-func scanFile(path string) (*graph, error) {
+func scanFile(path string, opt frame.Options) (*graph, error) {
 	f, err := sessionfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return scan(f)
+	opt.ReadSize = sessionfile.ReadSize(f)
+	return scan(f, opt)
 }
 
 // findAgents lists the subagent files of a session: in <session>/subagents/,
 // and beside the session file when they name the same session (or name
-// none and the folder holds only this session).
-func findAgents(path, sessionID string) ([]*agentFile, error) {
+// none and the folder holds only this session). A file that cannot be
+// read is listed with its error when it is surely this session's (in its
+// own folder, or beside it alone); one beside several sessions may be any
+// of theirs, and is left out.
+func (o *opener) findAgents(path, sessionID string, opt frame.Options) []*agentFile {
 	dir := filepath.Dir(path)
-	var found []*agentFile
-	nested, _ := filepath.Glob(filepath.Join(dir, sessionfile.Stem(path), "subagents", "agent-*"))
-	beside, _ := filepath.Glob(filepath.Join(dir, "agent-*"))
-	sessions := 0
-	if entries, err := os.ReadDir(dir); err == nil {
+	fo := o.folder(dir)
+	var nested []string
+	if stem := sessionfile.Stem(path); fo.subdirs[stem] {
+		sub := filepath.Join(dir, stem, "subagents")
+		entries, err := o.readDir(sub)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return []*agentFile{{path: sub, err: err, folder: true}}
+		}
 		for _, e := range entries {
-			if !e.IsDir() && sessionfile.IsJSONL(e.Name()) && !isAgentFile(e.Name()) {
-				sessions++
+			if isAgentFile(e.Name()) && sessionfile.IsJSONL(e.Name()) {
+				nested = append(nested, filepath.Join(sub, e.Name()))
 			}
 		}
 	}
-	for i, list := range [][]string{nested, beside} {
+	var found []*agentFile
+	for i, list := range [][]string{nested, fo.agents} {
 		for _, p := range list {
-			if !sessionfile.IsJSONL(p) {
+			a := scanAgent(p, opt)
+			if a.err != nil {
+				if i == 0 || fo.sessions <= 1 {
+					found = append(found, a)
+				}
 				continue
 			}
-			a, err := scanAgent(p)
-			if err != nil {
-				return nil, err
-			}
-			if i == 1 && a.sessionID != sessionID && (a.sessionID != "" || sessions > 1) {
+			if i == 1 && a.sessionID != sessionID && (a.sessionID != "" || fo.sessions > 1) {
 				continue // another session's subagent
 			}
 			found = append(found, a)
 		}
 	}
-	return found, nil
+	return found
 }
+
+// maxMeta bounds a .meta.json: a few hundred bytes are written.
+const maxMeta = 1 << 20
 
 // scanAgent reads what ties a subagent's file to its call: its id, the
 // toolUseId of its .meta.json, and the calls it makes itself.
-func scanAgent(path string) (*agentFile, error) {
+// A file it cannot read comes back with err set.
+func scanAgent(path string, opt frame.Options) *agentFile {
 	stem := sessionfile.Stem(path)
 	a := &agentFile{path: path, agentID: strings.TrimPrefix(stem, "agent-"), agents: map[string]string{}}
-	if meta, err := os.ReadFile(filepath.Join(filepath.Dir(path), stem+".meta.json")); err == nil {
+	if meta, err := sessionfile.ReadSmall(filepath.Join(filepath.Dir(path), stem+".meta.json"), maxMeta); err == nil {
 		var m struct {
 			ToolUseID string `json:"toolUseId"`
 		}
@@ -185,10 +289,12 @@ func scanAgent(path string) (*agentFile, error) {
 	}
 	f, err := sessionfile.Open(path)
 	if err != nil {
-		return nil, err
+		a.err = err
+		return a
 	}
 	defer f.Close()
-	fr := frame.NewReader(f, frame.Options{})
+	opt.ReadSize = sessionfile.ReadSize(f)
+	fr := frame.NewReader(f, opt)
 	var chk jsonraw.Checker
 	for {
 		rec, err := fr.Next()
@@ -196,7 +302,11 @@ func scanAgent(path string) (*agentFile, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			a.err = err
+			return a
+		}
+		if rec.Problem != "" {
+			continue // the merge reports it, with its line
 		}
 		if !bytes.Contains(rec.Data, []byte(`"sessionId"`)) && !bytes.Contains(rec.Data, []byte(`"tool_use`)) {
 			continue // nothing this scan reads
@@ -226,7 +336,7 @@ func scanAgent(path string) (*agentFile, error) {
 			}
 		}
 	}
-	return a, nil
+	return a
 }
 
 // tie decides which subagent files belong to the conversation: those whose

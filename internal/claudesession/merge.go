@@ -1,7 +1,10 @@
 package claudesession
 
 import (
+	"bytes"
+	"errors"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -18,7 +21,11 @@ import (
 type source struct {
 	closer io.Closer
 	fr     *frame.Reader
-	chk    jsonraw.Checker
+	chk    checker
+	path   string // for the reports of lines it cannot read
+	buf    []byte // such a report's line
+	glued  []byte // a whole line found written onto an unreadable one, borrowed from fr
+	tail   []byte // lines of this package's own written after the file's (subagent files that could not be read)
 
 	// the session file
 	index    map[uuidKey]int32
@@ -42,22 +49,46 @@ type source struct {
 // advance finds the source's next record to write.
 func (s *source) advance() error {
 	for !s.ready && !s.done {
-		rec, err := s.fr.Next()
-		if err == io.EOF {
-			s.done = true
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if rec.Meta || len(rec.Data) == 0 {
-			continue
-		}
-		v, verdict := s.chk.Value(rec.Data, 10000)
-		if verdict > jsonraw.Dirty || !v.IsObject() {
-			// Broken: passed on as it is, for the converter to report.
-			s.ready, s.data, s.wrap, s.at = true, rec.Data, false, s.lastTime
-			return nil
+		var data []byte
+		var v jsonraw.Value
+		if s.glued != nil {
+			// The whole line written onto an unreadable one, after it.
+			data, s.glued = s.glued, nil
+			v, _ = s.chk.line(data)
+		} else {
+			rec, err := s.fr.Next()
+			if err == io.EOF && len(s.tail) > 0 {
+				s.ready, s.data, s.wrap, s.at = true, bytes.TrimSuffix(s.tail, []byte("\n")), false, s.lastTime
+				s.tail = nil
+				return nil
+			}
+			if err == io.EOF {
+				s.done = true
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if rec.Meta || rec.Problem == "" && len(rec.Data) == 0 {
+				continue
+			}
+			reason := strings.TrimPrefix(rec.Problem, "skipped: ")
+			if reason == "" {
+				v, reason = s.chk.line(rec.Data)
+			}
+			if reason != "" {
+				if reason == reasonInvalid {
+					if tail := s.chk.gluedTail(rec.Data); tail != nil {
+						s.glued, reason = tail, reasonGlued
+					}
+				}
+				// Broken: a line of this package's own takes its place,
+				// for the adapter to warn and report where it is.
+				s.buf = appendUnreadable(s.buf[:0], s.path, rec.Line, reason, frame.Preview(rec.Data), s.agentID, s.toolID)
+				s.ready, s.data, s.wrap, s.at = true, s.buf, false, s.lastTime
+				return nil
+			}
+			data = rec.Data
 		}
 		if !s.keep(v) {
 			continue
@@ -65,7 +96,7 @@ func (s *source) advance() error {
 		if t, ok := adapter.Time(v.Get("timestamp")); ok {
 			s.lastTime = t
 		}
-		s.ready, s.data, s.wrap, s.at = true, rec.Data, !s.isMain, s.lastTime
+		s.ready, s.data, s.wrap, s.at = true, data, !s.isMain, s.lastTime
 	}
 	return nil
 }
@@ -192,6 +223,9 @@ func (m *merged) next() error {
 	return nil
 }
 
+// Close closes the files and lets go of what the stream held (the graph,
+// the read buffers): a batch keeps its inputs listed until it ends, and
+// memory must not grow with the sessions converted.
 func (m *merged) Close() error {
 	var first error
 	for _, s := range m.srcs {
@@ -199,8 +233,15 @@ func (m *merged) Close() error {
 			first = err
 		}
 	}
+	m.srcs, m.out = nil, nil
+	if m.err == nil {
+		m.err = errClosed
+	}
 	return first
 }
+
+// errClosed is what a read of a closed stream returns.
+var errClosed = errors.New("read of a closed session stream")
 
 // header is the stream's first line: what init should say, known before
 // the first prompt.

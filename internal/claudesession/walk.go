@@ -38,6 +38,11 @@ type graph struct {
 	tasks  map[string]int32  // Task/Agent tool_use id -> the line that calls it
 	agents map[string]string // agentId -> the tool_use id its result names
 	bytes  int64             // how much of the file the scan read
+
+	// holed: some line could not be read (cut short by a crash, too
+	// long); firstHole is how many lines with a uuid came before the first.
+	holed     bool
+	firstHole int32
 }
 
 // Parent indexes that are no line: a root, and one not looked up yet.
@@ -58,8 +63,9 @@ func (c *counter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// scan reads a session file's lines into a graph.
-func scan(r io.Reader) (*graph, error) {
+// scan reads a session file's lines into a graph. A line it cannot read
+// (not JSON, longer than opt.MaxLine) is a hole in the graph: see resolve.
+func scan(r io.Reader, opt frame.Options) (*graph, error) {
 	g := &graph{
 		seed:   maphash.MakeSeed(),
 		index:  make(map[uuidKey]int32),
@@ -67,8 +73,8 @@ func scan(r io.Reader) (*graph, error) {
 		agents: make(map[string]string),
 	}
 	c := &counter{r: r}
-	fr := frame.NewReader(c, frame.Options{})
-	var chk jsonraw.Checker
+	fr := frame.NewReader(c, opt)
+	var chk checker
 	for {
 		rec, err := fr.Next()
 		if err == io.EOF {
@@ -77,18 +83,37 @@ func scan(r io.Reader) (*graph, error) {
 		if err != nil {
 			return nil, err
 		}
-		if rec.Meta {
+		if rec.Meta || rec.Problem == "" && len(rec.Data) == 0 {
 			continue
 		}
-		v, verdict := chk.Value(rec.Data, 10000)
-		if verdict > jsonraw.Dirty || !v.IsObject() {
+		if rec.Problem != "" {
+			g.hole()
 			continue
 		}
-		g.add(v)
+		v, reason := chk.line(rec.Data)
+		if reason == "" {
+			g.add(v)
+			continue
+		}
+		g.hole()
+		if reason != reasonInvalid {
+			continue
+		}
+		if tail := chk.gluedTail(rec.Data); tail != nil {
+			v, _ = chk.line(tail)
+			g.add(v)
+		}
 	}
 	g.bytes = c.n
 	g.resolve()
 	return g, nil
+}
+
+// hole notes a line that could not be read.
+func (g *graph) hole() {
+	if !g.holed {
+		g.holed, g.firstHole = true, int32(len(g.kind))
+	}
 }
 
 func (g *graph) add(v jsonraw.Value) {
@@ -196,18 +221,35 @@ func (g *graph) add(v jsonraw.Value) {
 	}
 }
 
-// resolve turns parent keys into line indexes. A parent never seen (a
-// line cut from the file) makes a root.
+// resolve turns parent keys into line indexes. A parent never seen makes
+// a root, unless a line before it could not be read: that line is most
+// likely the parent (a crash cut it short, and the resumed session wrote
+// on), and a root there would drop the whole conversation before it. The
+// line takes the line before it of its own thread as its parent: the
+// latest sidechain line for a sidechain's, else the main chain's latest.
+// Whole files, with no hole, are resolved as they always were.
 func (g *graph) resolve() {
-	for i := range g.parent {
-		if g.parent[i] == noParent {
-			continue
+	lastMain, lastSide := int32(noParent), int32(noParent)
+	for i := range int32(len(g.parent)) {
+		side := g.kind[i]&kindSidechain != 0
+		if g.parent[i] != noParent {
+			p, ok := g.index[g.parentK[i]]
+			switch {
+			case ok:
+			case g.holed && i >= g.firstHole && side:
+				p = lastSide
+			case g.holed && i >= g.firstHole:
+				p = lastMain
+			default:
+				p = noParent
+			}
+			g.parent[i] = p
 		}
-		p, ok := g.index[g.parentK[i]]
-		if !ok {
-			p = noParent
+		if side {
+			lastSide = i
+		} else {
+			lastMain = i
 		}
-		g.parent[i] = p
 	}
 	g.parentK = nil // done with
 }

@@ -11,28 +11,28 @@ import (
 // Inputs reads a path given as FILE: a rollout file (plain, .zst or .gz),
 // or a folder holding rollouts at any depth (~/.codex/sessions, a year, a
 // day, archived_sessions). Each rollout is one dialog. A path that holds
-// no rollout is not this format's (ok false).
+// no rollout is not this format's (ok false); one whose entries are all
+// unreadable is not either, with the first one's error.
 func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, false, err
 	}
 	claims := func(p string) (bool, error) { return sessionfile.Claims(p, Detect) }
-	var files []string
-	if st.IsDir() {
-		files, err = sessionfile.Find(path, nil, claims)
-		if err != nil {
-			return nil, false, err
-		}
-	} else {
+	if !st.IsDir() {
 		mine, err := claims(path)
 		if err != nil || !mine {
 			return nil, false, err
 		}
-		files = []string{path}
+		return []adapter.Input{{Name: path, Open: func() (io.ReadCloser, error) { return sessionfile.Open(path) }}}, true, nil
 	}
-	for _, f := range files {
-		inputs = append(inputs, adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return sessionfile.Open(f) }})
+	// A bad entry (a dangling symlink, an unreadable file) is one failed
+	// input: the other rollouts still convert.
+	entries, err := sessionfile.Find(path, nil, claims)
+	if err != nil {
+		return nil, false, err
 	}
-	return inputs, len(inputs) > 0, nil
+	return sessionfile.Inputs(entries, func(f string) adapter.Input {
+		return adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return sessionfile.Open(f) }}
+	})
 }

@@ -105,6 +105,7 @@ type Converter struct {
 	closed  bool
 	status  dialog.Status // the complete entry's, once closed
 	teeErr  error
+	at      *adapter.LineError // where the record's problem is, when the adapter said
 }
 
 // New returns a Converter that writes the dialog to out.
@@ -246,6 +247,7 @@ type feed struct {
 // true when the feed must stop: the dialog cannot be written (err).
 func (f *feed) convert(rec frame.Record, lines int) (done bool, err error) {
 	c := f.c
+	c.at = nil
 	problem := rec.Problem
 	var v jsonraw.Value
 	if problem == "" && !rec.Meta && len(rec.Data) > 0 {
@@ -267,7 +269,14 @@ func (f *feed) convert(rec frame.Record, lines int) (done bool, err error) {
 		f.bad++
 		if f.reported < maxReports {
 			f.reported++
-			fmt.Fprintf(c.opt.Stderr, "%s:%d: %s\n", f.name, rec.Line, problem)
+			switch {
+			case c.at != nil && c.at.Line > 0:
+				fmt.Fprintf(c.opt.Stderr, "%s:%d: %s\n", c.at.File, c.at.Line, problem)
+			case c.at != nil:
+				fmt.Fprintf(c.opt.Stderr, "%s: %s\n", c.at.File, problem)
+			default:
+				fmt.Fprintf(c.opt.Stderr, "%s:%d: %s\n", f.name, rec.Line, problem)
+			}
 		}
 	}
 	if werr != nil {
@@ -400,6 +409,12 @@ func (c *Converter) event(ev adapter.Event) (err error) {
 	c.w.BeginLine()
 	err = c.adapter.Event(ev)
 	returned = true
+	if err != nil {
+		var le *adapter.LineError
+		if errors.As(err, &le) {
+			c.at = le // reported where it is, not at the stream's line
+		}
+	}
 	return err
 }
 

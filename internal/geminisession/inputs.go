@@ -3,7 +3,6 @@ package geminisession
 import (
 	"bytes"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,47 +23,25 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	var files []string
-	if st.IsDir() {
-		files, err = findChats(path)
-		if err != nil {
-			return nil, false, err
-		}
-	} else {
+	if !st.IsDir() {
 		_, mine, err := claims(path)
 		if err != nil || !mine {
 			return nil, false, err
 		}
-		files = []string{path}
+		return []adapter.Input{{Name: path, Open: func() (io.ReadCloser, error) { return OpenSession(path) }}}, true, nil
 	}
-	for _, f := range files {
-		inputs = append(inputs, adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return OpenSession(f) }})
-	}
-	return inputs, len(inputs) > 0, nil
-}
-
-// findChats walks the folder root and returns, in lexical order, the
-// sessions' own chat files in it: JSON Lines (session-*.jsonl) and JSON
-// documents (session-*.json, before 0.39), plain, .gz or .zst.
-func findChats(root string) ([]string, error) {
-	var found []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 || !chatName(d.Name()) {
-			return nil
-		}
-		main, mine, err := claims(path)
-		if err != nil {
-			return err
-		}
-		if main && mine {
-			found = append(found, path)
-		}
-		return nil
+	// A bad entry (a dangling symlink, an unreadable file) is one failed
+	// input: the other chats still convert.
+	entries, err := sessionfile.FindNamed(path, nil, chatName, func(p string) (bool, error) {
+		main, mine, err := claims(p)
+		return mine && main, err
 	})
-	return found, err
+	if err != nil {
+		return nil, false, err
+	}
+	return sessionfile.Inputs(entries, func(f string) adapter.Input {
+		return adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return OpenSession(f) }}
+	})
 }
 
 // chatName reports whether a file's name may be a chat file's.

@@ -59,22 +59,88 @@ func (z zstdReader) Close() error {
 }
 
 // Open opens a session file, decompressing it when it holds zstd or gzip
-// data, whatever its name.
+// data, whatever its name. Only a regular file is opened: a folder, a FIFO
+// (whose opening waits for a writer for ever) or a device (/dev/zero never
+// ends) is refused before it is opened, and again after, in case it was
+// swapped in between.
 func Open(path string) (io.ReadCloser, error) {
+	if err := regular(path); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = notRegular(path, st.Mode())
+	}
+	if err != nil {
 		f.Close()
-		return nil, &os.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
+		return nil, err
 	}
 	r, release, err := Decompressed(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	return readCloser{r, closers{closeFunc(release), f}}, nil
+	size := st.Size()
+	switch r.(type) {
+	case *gzip.Reader, zstdReader:
+		size = -1 // decompressed, the stream is larger than the file
+	}
+	return readCloser{r, closers{closeFunc(release), f}, size}, nil
+}
+
+// ErrNotRegular is why Open and ReadSmall refuse a path that is neither a
+// regular file nor a folder (a FIFO, a device, a socket).
+var ErrNotRegular = errors.New("not a regular file")
+
+// regular returns nil when path is a regular file (a symlink is followed),
+// else why not, as an *os.PathError.
+func regular(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return notRegular(path, st.Mode())
+	}
+	return nil
+}
+
+func notRegular(path string, mode fs.FileMode) error {
+	if mode.IsDir() {
+		return &os.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
+	}
+	return &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+}
+
+// ReadSize is a read buffer size (frame.Options.ReadSize) that fits what
+// Open returned: the file's size plus one for a small plain file, so that
+// a folder of small sessions does not allocate the default buffer per
+// read of each; 0 (the default) when the size is unknown or compressed.
+func ReadSize(r io.Reader) int {
+	rc, ok := r.(readCloser)
+	if !ok || rc.size < 0 {
+		return 0
+	}
+	return int(min(max(rc.size+1, 4<<10), frame.DefaultReadSize))
+}
+
+// ReadSmall reads a small regular file whole (a subagent's .meta.json): no
+// more than limit bytes, an error past that.
+func ReadSmall(path string, limit int64) ([]byte, error) {
+	r, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = fmt.Errorf("%s: larger than %d bytes", path, limit)
+	}
+	return b, err
 }
 
 // Compressed reports whether head, a file's first bytes, starts a gzip or
@@ -139,6 +205,7 @@ func (c closeFunc) Close() error {
 type readCloser struct {
 	io.Reader
 	io.Closer
+	size int64 // the plain file's size; -1: compressed
 }
 
 // closers closes each in turn and returns the first error.
@@ -172,12 +239,16 @@ func Claims(path string, detect func(adapter.Event) adapter.Claim) (bool, error)
 		return false, err
 	}
 	defer r.Close()
-	return ClaimsReader(io.LimitReader(r, sniffBytes), detect), nil
+	return claimsReader(io.LimitReader(r, sniffBytes), detect, min(ReadSize(r), sniffBytes)), nil
 }
 
 // ClaimsReader is Claims on a stream.
 func ClaimsReader(r io.Reader, detect func(adapter.Event) adapter.Claim) bool {
-	fr := frame.NewReader(r, frame.Options{})
+	return claimsReader(r, detect, 0)
+}
+
+func claimsReader(r io.Reader, detect func(adapter.Event) adapter.Claim, readSize int) bool {
+	fr := frame.NewReader(r, frame.Options{ReadSize: readSize})
 	var chk jsonraw.Checker
 	for range sniffRecords {
 		rec, err := fr.Next()
@@ -221,13 +292,34 @@ func Stem(path string) string {
 	return base
 }
 
+// Entry is a file Find found. Err, when set, says why it could not be
+// read (a dangling symlink, a symlink loop, a FIFO, a file or folder it
+// may not read): the walk went on without it, and the caller reports it.
+type Entry struct {
+	Path string
+	Err  error
+}
+
 // Find walks the folder root and returns, in lexical order, the JSON Lines
-// files keep accepts. Folders skip names are not entered.
-func Find(root string, skip func(dir string) bool, keep func(path string) (bool, error)) ([]string, error) {
-	var found []string
+// files keep accepts, and those it could not ask keep about. Folders skip
+// names are not entered. One bad entry never ends the walk: it is returned
+// with its error (an unreadable folder, as one entry). err is for the
+// root only.
+func Find(root string, skip func(dir string) bool, keep func(path string) (bool, error)) ([]Entry, error) {
+	return FindNamed(root, skip, IsJSONL, keep)
+}
+
+// FindNamed is Find for the files whose names named accepts (a format
+// whose files are not all JSON Lines).
+func FindNamed(root string, skip func(dir string) bool, named func(name string) bool, keep func(path string) (bool, error)) ([]Entry, error) {
+	var found []Entry
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			if path == root {
+				return err
+			}
+			found = append(found, Entry{Path: path, Err: err})
+			return nil // a folder that cannot be read is skipped, the walk goes on
 		}
 		if d.IsDir() {
 			if path != root && skip != nil && skip(d.Name()) {
@@ -235,17 +327,45 @@ func Find(root string, skip func(dir string) bool, keep func(path string) (bool,
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 || !IsJSONL(d.Name()) {
+		if !named(d.Name()) {
+			return nil
+		}
+		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			found = append(found, Entry{Path: path, Err: notRegular(path, d.Type())})
 			return nil
 		}
 		ok, err := keep(path)
-		if err != nil {
-			return err
-		}
-		if ok {
-			found = append(found, path)
+		switch {
+		case err != nil:
+			found = append(found, Entry{Path: path, Err: err})
+		case ok:
+			found = append(found, Entry{Path: path})
 		}
 		return nil
 	})
 	return found, err
+}
+
+// Inputs makes one input per entry Find returned: input makes a good
+// entry's; a bad entry's input returns its error when opened, so
+// that it is reported and counted as one failed input while the others
+// convert. ok says that some entry is good: a folder of only bad entries
+// is not claimed, and the first bad entry's error is returned, for the
+// caller to tell when no other format claims the folder either.
+func Inputs(entries []Entry, input func(path string) adapter.Input) (inputs []adapter.Input, ok bool, err error) {
+	for _, e := range entries {
+		if e.Err != nil {
+			if err == nil {
+				err = e.Err
+			}
+			inputs = append(inputs, adapter.Input{Name: e.Path, Open: func() (io.ReadCloser, error) { return nil, e.Err }})
+			continue
+		}
+		ok = true
+		inputs = append(inputs, input(e.Path))
+	}
+	if !ok {
+		return nil, false, err
+	}
+	return inputs, true, nil
 }

@@ -145,7 +145,7 @@ func TestFindAndNames(t *testing.T) {
 		return Claims(path, detectMine)
 	})
 	require.NoError(t, err)
-	assert.Equal(t, []string{filepath.Join(dir, "a", "y.jsonl.zst"), filepath.Join(dir, "b", "x.jsonl")}, found)
+	assert.Equal(t, []Entry{{Path: filepath.Join(dir, "a", "y.jsonl.zst")}, {Path: filepath.Join(dir, "b", "x.jsonl")}}, found)
 
 	assert.Equal(t, "rollout-1", Stem("/x/rollout-1.jsonl.zst"))
 	assert.Equal(t, "s", Stem("s.jsonl"))
