@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // snapshot reads files, to check afterwards that none changed.
@@ -349,7 +350,7 @@ var corpusFormatsToCome = map[string]bool{"atif": true}
 // convert yet are named.
 func TestCorpusFormatsAreTold(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("../shared/corpus is not here: the real captures are tested where they are")
+		testskip.Missingf(t, "no shared corpus at %s: the real captures are tested where they are", corpusDir)
 	}
 	folders, err := os.ReadDir(corpusDir)
 	require.NoError(t, err)

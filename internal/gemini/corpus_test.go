@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real captures written by other people (not in the repo).
@@ -27,7 +29,7 @@ func TestCorpus(t *testing.T) {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skipf("no Gemini CLI captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no Gemini CLI captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
