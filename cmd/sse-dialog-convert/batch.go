@@ -52,6 +52,8 @@ func (o *convertOptions) checkOffline(files []string) error {
 		return usagef("--idle-timeout works only with --follow")
 	case o.follow && (len(files) != 1 || files[0] == "-"):
 		return usagef("--follow takes exactly one FILE (standard input waits by itself)")
+	case o.jobsSet && o.outDir == "":
+		return usagef("--jobs tells how many files --out-dir converts at a time (give --out-dir DIR)")
 	case o.filesFrom != "" && o.outDir == "":
 		return usagef("--files-from lists the FILEs of --out-dir (give --out-dir DIR)")
 	case o.nul && o.filesFrom == "":

@@ -38,7 +38,6 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"--format", "no-such-format"},
 		{"--prompt", "a", "--prompt-file", "b"},
 		{"--tee", "-o", "-"},
-		{"--clock", "yesterday"},
 	} {
 		code, out, errOut := runCLI(t, "", args...)
 		assert.Equal(t, 2, code, "%v", args)

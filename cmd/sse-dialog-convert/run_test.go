@@ -530,8 +530,8 @@ func TestRunEnvironment(t *testing.T) {
 
 	t.Setenv("TIMEOUT", "soon")
 	code, _, stderr = runCLI(t, "", "run", "--", "true")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, `$TIMEOUT="soon"`)
+	assert.Equal(t, 1, code, "the environment is wrong, not the command line")
+	assert.Contains(t, stderr, `TIMEOUT="soon" is not a number of seconds`)
 }
 
 func TestEnvTimeout(t *testing.T) {

@@ -255,7 +255,7 @@ func convertSource(ctx context.Context, src source, stderr io.Writer) (io.Reader
 // viewJob converts src into w with the converter's defaults (its clock
 // pinned by SOURCE_DATE_EPOCH), in the format that claimed it, else any.
 func viewJob(src source, w io.Writer, stderr io.Writer) (*job, error) {
-	clock, err := parseClock(os.Getenv("SOURCE_DATE_EPOCH"), "SOURCE_DATE_EPOCH")
+	clock, err := envClock()
 	if err != nil {
 		return nil, err
 	}
