@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,8 +19,24 @@ type errorCase struct {
 	stdin  string
 	env    map[string]string
 	code   int
-	stderr string // the whole of stderr; "" with code 0: nothing
+	stderr string // the whole of stderr
 	stdout string // contained in stdout
+	// setup makes the files of the case in tmp, before it runs.
+	setup func(t *testing.T, tmp string)
+	// after checks what the case left in tmp.
+	after func(t *testing.T, tmp string)
+}
+
+// twoSessions makes tmp/sessions, a folder of two Claude Code session
+// files (our fixtures).
+func twoSessions(t *testing.T, tmp string) {
+	dir := filepath.Join(tmp, "sessions")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for _, f := range []string{"api-error-last", "interrupted-last"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "claude-session", f+".in.jsonl"))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f+".jsonl"), b, 0o644))
+	}
 }
 
 // TestErrorsSayWhatToDo: each error is one line, names what was meant
@@ -63,6 +80,28 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			stderr: "sse-dialog-convert: TIMEOUT=\"soon\" is not a number of seconds; set it to seconds (TIMEOUT=1800), or give --timeout, which overrides it\n"},
 		{name: "--jobs without --out-dir", args: []string{"--jobs", "2", "x.jsonl"}, code: 2,
 			stderr: "sse-dialog-convert: --jobs tells how many files --out-dir converts at a time (give --out-dir DIR)\nRun 'sse-dialog-convert --help' for usage.\n"},
+		{name: "validate on a transcript", args: []string{"validate", "../../testdata/claude/amp-stream-json.in.jsonl"}, code: 1,
+			stderr: "sse-dialog-convert: ../../testdata/claude/amp-stream-json.in.jsonl is Claude Code stream-json, an input, not a dialog: convert it first (sse-dialog-convert ../../testdata/claude/amp-stream-json.in.jsonl -o dialog.jsonl), then validate the dialog\n"},
+		{name: "validate on a transcript on stdin", args: []string{"validate"}, stdin: claudeRun, code: 1,
+			stderr: "sse-dialog-convert: standard input is Claude Code stream-json, an input, not a dialog: convert it first (sse-dialog-convert -o dialog.jsonl < FILE), then validate the dialog\n"},
+		{name: "validate on a session file", args: []string{"validate", "../../testdata/claude-session/api-error-last.in.jsonl"}, code: 1,
+			stderr: "sse-dialog-convert: ../../testdata/claude-session/api-error-last.in.jsonl is a Claude Code session file (~/.claude/projects), an input, not a dialog: convert it first (sse-dialog-convert ../../testdata/claude-session/api-error-last.in.jsonl -o dialog.jsonl), then validate the dialog\n"},
+		{name: "validate on a folder of sessions", args: []string{"validate", "{tmp}/sessions"}, setup: twoSessions, code: 1,
+			stderr: "sse-dialog-convert: {tmp}/sessions is a folder of 2 sessions, an input: convert it first (sse-dialog-convert --out-dir dialogs {tmp}/sessions), then validate the dialogs (dialogs/*.dialog.jsonl)\n"},
+		{name: "validate on a dialog", args: []string{"validate", "../../testdata/claude/amp-stream-json.out.jsonl"}, code: 0},
+		{name: "view on a folder of sessions", args: []string{"view", "{tmp}/sessions"}, setup: twoSessions, code: 2,
+			stderr: "sse-dialog-convert: {tmp}/sessions holds 2 sessions and view shows one: name it (sse-dialog-convert view {tmp}/sessions/api-error-last.jsonl), or export them all (sse-dialog-convert export --html --out-dir DIR {tmp}/sessions)\n"},
+		{name: "export of a folder of sessions to one page", args: []string{"export", "--html", "{tmp}/sessions"}, setup: twoSessions, code: 2,
+			stderr: "sse-dialog-convert: {tmp}/sessions holds 2 sessions, a page each: give --out-dir DIR (sse-dialog-convert export --html --out-dir DIR {tmp}/sessions)\n"},
+		{name: "export of a folder of sessions, a page each", args: []string{"export", "--html", "--out-dir", "{tmp}/pages", "{tmp}/sessions"}, setup: twoSessions, code: 0,
+			after: func(t *testing.T, tmp string) {
+				pages, err := filepath.Glob(filepath.Join(tmp, "pages", "*.html"))
+				require.NoError(t, err)
+				for i := range pages {
+					pages[i] = filepath.Base(pages[i])
+				}
+				assert.ElementsMatch(t, []string{"api-error-last.html", "interrupted-last.html", "index.html"}, pages)
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.check(t) })
 	}
@@ -71,6 +110,9 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 func (tc errorCase) check(t *testing.T) {
 	t.Helper()
 	tmp := t.TempDir()
+	if tc.setup != nil {
+		tc.setup(t, tmp)
+	}
 	args := make([]string, len(tc.args))
 	for i, a := range tc.args {
 		args[i] = strings.ReplaceAll(a, "{tmp}", tmp)
@@ -81,10 +123,11 @@ func (tc errorCase) check(t *testing.T) {
 	}
 	r := cli{args: args, stdin: strings.NewReader(tc.stdin), env: env}.run(t)
 	require.Equal(t, tc.code, r.code, "stderr:\n%s", r.stderr)
-	if tc.code != 0 || tc.stderr != "" {
-		assert.Equal(t, strings.ReplaceAll(tc.stderr, "{tmp}", tmp), r.stderr)
-	}
+	assert.Equal(t, strings.ReplaceAll(tc.stderr, "{tmp}", tmp), r.stderr)
 	assert.Contains(t, r.stdout, strings.ReplaceAll(tc.stdout, "{tmp}", tmp))
+	if tc.after != nil {
+		tc.after(t, tmp)
+	}
 }
 
 func TestParseSize(t *testing.T) {
