@@ -43,6 +43,7 @@ type convertOptions struct {
 	idleTimeout    time.Duration
 	idleTimeoutSet bool
 	jobsSet        bool
+	base           string // --base: dialogs named from the path below it
 }
 
 func (o *convertOptions) register(cmd *cobra.Command) {
