@@ -21,7 +21,8 @@ const name = "sse-dialog-convert"
 // usageError is a mistake in the command line: exit 2.
 type usageError struct {
 	err    error
-	noHelp bool // the message says all there is: no pointer to --help
+	noHelp bool   // the message says all there is: no pointer to --help
+	where  string // the command whose --help to point to; "" for the root
 }
 
 func (e *usageError) Error() string { return e.err.Error() }
@@ -79,10 +80,10 @@ func exitCode(err error) int {
 	return 1
 }
 
-// tell prints err for a person: one line each for joined errors, a
-// pointer to --help after a usage error, nothing for a stop (the dialog
-// says it) or an exitError with nothing to say. It is the one place
-// errors are printed: run's, and each file's block in a batch.
+// tell prints err for a person: one line each for joined errors, with a
+// pointer to --help at the end of a usage error's, nothing for a stop
+// (the dialog says it) or an exitError with nothing to say. It is the one
+// place errors are printed: run's, and each file's block in a batch.
 func tell(w io.Writer, err error) {
 	var ue *usageError
 	switch e := err.(type) {
@@ -97,10 +98,11 @@ func tell(w io.Writer, err error) {
 		tell(w, e.err)
 		return
 	}
-	fmt.Fprintf(w, "%s: %v\n", name, err)
 	if errors.As(err, &ue) && !ue.noHelp {
-		fmt.Fprintf(w, "Run '%s --help' for usage.\n", name)
+		fmt.Fprintf(w, "%s: %v (usage: %s --help)\n", name, err, firstOf(ue.where, name))
+		return
 	}
+	fmt.Fprintf(w, "%s: %v\n", name, err)
 }
 
 // run is the whole program; main only passes it the process's streams.
@@ -113,7 +115,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	cmd := newRootCmd(stdin, stdout, stderr)
 	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(ctx)
+	ran, err := cmd.ExecuteContextC(ctx)
+	var ue *usageError
+	if errors.As(err, &ue) && ran != nil {
+		ue.where = ran.CommandPath()
+	}
 	tell(stderr, err)
 	return exitCode(err)
 }

@@ -449,7 +449,7 @@ func TestRunUsage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, "", append([]string{"run", "-o", dialogPath}, tt.args...)...)
 			assert.Equal(t, 2, code)
-			assert.Contains(t, stderr, "Run '"+name+" --help'")
+			assert.Contains(t, stderr, "(usage: "+name+" run --help)\n")
 			assert.NoFileExists(t, marker)
 		})
 	}
