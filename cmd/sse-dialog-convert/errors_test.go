@@ -82,6 +82,8 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			stderr: "sse-dialog-convert: SOURCE_DATE_EPOCH=\"abc\": want Unix seconds or an RFC 3339 time (2026-01-02T03:04:05Z); set it to Unix seconds (SOURCE_DATE_EPOCH=0), or unset it\n"},
 		{name: "a bad TIMEOUT", args: []string{"run", "--", "true"}, env: map[string]string{"TIMEOUT": "soon"}, code: 1,
 			stderr: "sse-dialog-convert: TIMEOUT=\"soon\" is not a number of seconds; set it to seconds (TIMEOUT=1800), or give --timeout, which overrides it\n"},
+		{name: "a duration", args: []string{"run", "--timeout", "soon", "--", "true"}, code: 2,
+			stderr: "sse-dialog-convert: --timeout \"soon\": want seconds (1800) or a duration (30m, 1h30m)\n"},
 		{name: "--jobs without --out-dir", args: []string{"--jobs", "2", "x.jsonl"}, code: 2,
 			stderr: "sse-dialog-convert: --jobs tells how many files --out-dir converts at a time (give --out-dir DIR) (usage: sse-dialog-convert --help)\n"},
 		{name: "validate on a transcript", args: []string{"validate", "../../testdata/claude/amp-stream-json.in.jsonl"}, code: 1,
