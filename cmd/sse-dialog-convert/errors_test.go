@@ -66,6 +66,8 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			stderr: "sse-dialog-convert: unknown help topic \"conver\"; did you mean \"convert\"?\n"},
 		{name: "a shell with no completion", args: []string{"completion", "tcsh"}, code: 2,
 			stderr: "sse-dialog-convert: no completion for \"tcsh\": the shells are bash, fish, powershell, zsh (sse-dialog-convert completion SHELL)\n"},
+		{name: "a mistyped shell", args: []string{"completion", "bsh"}, code: 2,
+			stderr: "sse-dialog-convert: no completion for \"bsh\"; did you mean \"bash\"?\n"},
 		{name: "a number that is not one", args: []string{"--max-text", "abc"}, code: 2,
 			stderr: "sse-dialog-convert: --max-text \"abc\": want a size in bytes, such as 16384, 16k or 2M\n"},
 		{name: "a whole number flag", args: []string{"view", "--width", "wide"}, code: 2,

@@ -288,6 +288,9 @@ func strictCompletion(c *cobra.Command) {
 		for _, sub := range c.Commands() {
 			shells = append(shells, sub.Name())
 		}
+		if best := closest(args[0], shells); best != "" {
+			return refusef("no completion for %q; did you mean %q?", args[0], best)
+		}
 		return refusef("no completion for %q: the shells are %s (%s completion SHELL)", args[0], strings.Join(shells, ", "), name)
 	}
 }
