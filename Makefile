@@ -49,8 +49,12 @@ lint:
 	go vet ./...
 	go run $(STATICCHECK) ./...
 
+# golden: -update goes only to the test binaries that define it (those
+# linking internal/golden); any other test binary exits on the unknown flag.
+GOLDEN_PKG := github.com/ssebench/sse-dialog-convert/internal/golden
 golden:
-	go test ./... -update
+	go test $$(go list -test -f '{{.ImportPath}} {{join .Deps " "}}' ./... | \
+		awk '$$1 ~ /\.test$$/ && / $(subst /,\/,$(GOLDEN_PKG))( |$$)/ { sub(/\.test$$/, "", $$1); print $$1 }') -update
 	git status --short -- testdata '*/testdata'
 
 # fuzz: every fuzz target for FUZZTIME each (-fuzz takes one target of one

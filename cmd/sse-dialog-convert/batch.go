@@ -29,6 +29,7 @@ func (o *convertOptions) registerOffline(cmd *cobra.Command) {
 	f.IntVarP(&o.jobs, "jobs", "j", 0, "with --out-dir, convert `N` files at a time (0: the number of CPUs)")
 	f.StringVar(&o.filesFrom, "files-from", "", "with --out-dir, read more FILEs from `LIST`, one per line (- for standard input)")
 	f.BoolVarP(&o.nul, "null", "0", false, "with --files-from, the names are separated by NUL bytes (find -print0)")
+	f.StringVar(&o.base, "base", "", "with --out-dir, name each dialog from FILE's path below `DIR`, folders joined by _ (DIR/a1/t.jsonl: a1_t.dialog.jsonl): the same name in any batch or shard")
 	f.BoolVar(&o.follow, "follow", false, "convert FILE while another process writes it, until its final event, --idle-timeout or a signal")
 	o.idleTimeout = 5 * time.Minute
 	f.Var((*durationValue)(&o.idleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
@@ -52,6 +53,10 @@ func (o *convertOptions) checkOffline(files []string) error {
 		return usagef("--idle-timeout works only with --follow")
 	case o.follow && (len(files) != 1 || files[0] == "-"):
 		return usagef("--follow takes exactly one FILE (standard input waits by itself)")
+	case o.base != "" && o.outDir == "":
+		return usagef("--base names the dialogs of --out-dir (give --out-dir DIR)")
+	case o.jobsSet && o.outDir == "":
+		return usagef("--jobs tells how many files --out-dir converts at a time (give --out-dir DIR)")
 	case o.filesFrom != "" && o.outDir == "":
 		return usagef("--files-from lists the FILEs of --out-dir (give --out-dir DIR)")
 	case o.nul && o.filesFrom == "":
@@ -210,7 +215,14 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 	for i, s := range srcs {
 		names[i] = s.name
 	}
-	names = dialogNames(names)
+	if o.base == "" {
+		names = dialogNames(names)
+	} else {
+		var outside string
+		if names, outside = dialogNamesUnder(o.base, names); outside != "" {
+			return refusef("%s is not below --base %s: give a --base that holds every FILE", outside, o.base)
+		}
+	}
 	outs := make([]string, len(srcs))
 	for i := range srcs {
 		outs[i] = filepath.Join(o.outDir, names[i])

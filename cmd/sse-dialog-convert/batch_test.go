@@ -368,7 +368,7 @@ func TestOfflineUsageErrors(t *testing.T) {
 	} {
 		code, _, stderr := runCLI(t, "", args...)
 		assert.Equal(t, 2, code, "%v: %s", args, stderr)
-		assert.Contains(t, stderr, "for usage", "%v", args)
+		assert.Contains(t, stderr, "(usage: sse-dialog-convert --help)", "%v", args)
 	}
 }
 

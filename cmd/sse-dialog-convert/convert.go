@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,6 +42,8 @@ type convertOptions struct {
 	follow         bool
 	idleTimeout    time.Duration
 	idleTimeoutSet bool
+	jobsSet        bool
+	base           string // --base: dialogs named from the path below it
 }
 
 func (o *convertOptions) register(cmd *cobra.Command) {
@@ -55,9 +58,10 @@ func (o *convertOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.promptFile, "prompt-file", "", "read the prompt from `FILE`")
 	f.BoolVar(&o.tee, "tee", false, "copy the input to stdout unchanged, as it is read")
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any input line was skipped as broken")
-	f.IntVar(&o.maxText, "max-text", dialog.DefaultMaxText, "cut tool results, errors and args strings to `BYTES` with a marker (0 or -1: no cap)")
-	f.Int64Var(&o.maxBytes, "max-bytes", dialog.DefaultMaxBytes, "keep the whole dialog under `BYTES`: texts are cut more as it fills (0: no limit)")
-	f.Int64Var(&o.maxLine, "max-line", frame.DefaultMaxLine, "skip input lines longer than `BYTES`, reading on without holding them (0: no limit; the default is 256 MiB)")
+	o.maxText, o.maxBytes, o.maxLine = dialog.DefaultMaxText, dialog.DefaultMaxBytes, frame.DefaultMaxLine
+	f.Var(sizeValue[int]{&o.maxText}, "max-text", "cut tool results, errors and args strings to `BYTES` (16k, 2M: KiB, MiB) with a marker (0 or -1: no cap)")
+	f.Var(sizeValue[int64]{&o.maxBytes}, "max-bytes", "keep the whole dialog under `BYTES` (16k, 2M: KiB, MiB): texts are cut more as it fills (0: no limit)")
+	f.Var(sizeValue[int64]{&o.maxLine}, "max-line", "skip input lines longer than `BYTES` (16k, 2M: KiB, MiB), reading on without holding them (0: no limit; the default is 256 MiB)")
 	f.StringVar(&o.clock, "clock", "", "pin the converter's clock to `TIME` (RFC 3339 or Unix seconds; default $SOURCE_DATE_EPOCH)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatValues(), cobra.ShellCompDirectiveNoFileComp))
 }
@@ -97,10 +101,7 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 		}
 		opt.Prompt, opt.HasPrompt = prompt, true
 	}
-	clock, err := parseClock(o.clock, "--clock")
-	if o.clock == "" {
-		clock, err = parseClock(os.Getenv("SOURCE_DATE_EPOCH"), "$SOURCE_DATE_EPOCH")
-	}
+	clock, err := o.pinnedClock()
 	if err != nil {
 		return opt, err
 	}
@@ -109,23 +110,47 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	return opt, nil
 }
 
+// pinnedClock is the converter's clock: --clock, else $SOURCE_DATE_EPOCH,
+// else the wall clock.
+func (o *convertOptions) pinnedClock() (dialog.Clock, error) {
+	if o.clock != "" {
+		clock, err := parseClock(o.clock)
+		if err != nil {
+			return nil, refusef("--clock %q: %v", o.clock, err)
+		}
+		return clock, nil
+	}
+	return envClock()
+}
+
+// envClock is the clock SOURCE_DATE_EPOCH pins, else the wall clock. A
+// value it cannot read is a failure (exit 1), not a usage error: the
+// command line is right, its environment is not.
+func envClock() (dialog.Clock, error) {
+	s := os.Getenv("SOURCE_DATE_EPOCH")
+	clock, err := parseClock(s)
+	if err != nil {
+		return nil, fmt.Errorf("SOURCE_DATE_EPOCH=%q: %v; set it to Unix seconds (SOURCE_DATE_EPOCH=0), or unset it", s, err)
+	}
+	return clock, nil
+}
+
 // parseClock reads a pinned time: Unix seconds (as SOURCE_DATE_EPOCH) or
-// RFC 3339. Empty means the wall clock. from names where s came from, for
-// the message: the flag or the variable.
-func parseClock(s, from string) (dialog.Clock, error) {
+// RFC 3339. Empty means the wall clock.
+func parseClock(s string) (dialog.Clock, error) {
 	if s == "" {
 		return dialog.SystemClock{}, nil
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		t := time.Unix(n, 0).UTC()
 		if t.Year() < 1970 || t.Year() > 9999 {
-			return nil, usagef("%s=%q is out of range (years 1970 to 9999)", from, s)
+			return nil, errors.New("out of range (years 1970 to 9999)")
 		}
 		return dialog.FixedClock(t), nil
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil || t.Year() > 9999 {
-		return nil, usagef("%s=%q is neither Unix seconds nor RFC 3339", from, s)
+		return nil, errors.New("want Unix seconds or an RFC 3339 time (2026-01-02T03:04:05Z)")
 	}
 	return dialog.FixedClock(t.UTC()), nil
 }

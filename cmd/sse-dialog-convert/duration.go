@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -14,13 +14,13 @@ func parseSeconds(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		if math.IsNaN(f) || math.Abs(f) >= 1e9 {
-			return 0, fmt.Errorf("%q is out of range", s)
+			return 0, errors.New("out of range")
 		}
 		return time.Duration(f * float64(time.Second)), nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("%q is neither seconds nor a duration such as 30m", s)
+		return 0, errors.New("want seconds (1800) or a duration (30m, 1h30m)")
 	}
 	return d, nil
 }

@@ -76,6 +76,21 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 	if err != nil {
 		return usagef("--redact: %v", err)
 	}
+	// A folder of several sessions is a page per session: in --out-dir,
+	// where they are named apart; elsewhere it is refused, saying so.
+	var each []string
+	for _, file := range files {
+		sessions := folderSessions(file, stdin)
+		switch {
+		case sessions == nil:
+			each = append(each, file)
+		case o.outDir == "":
+			return refusef("%s holds %d sessions, a page each: give --out-dir DIR (%s export --html --out-dir DIR %s)", file, len(sessions), name, file)
+		default:
+			each = append(each, sessions...)
+		}
+	}
+	files = each
 	names := pageNames(files, o.outDir != "")
 	outs := make([]string, len(files))
 	for i := range files {

@@ -21,7 +21,8 @@ const name = "sse-dialog-convert"
 // usageError is a mistake in the command line: exit 2.
 type usageError struct {
 	err    error
-	noHelp bool // the message says all there is: no pointer to --help
+	noHelp bool   // the message says all there is: no pointer to --help
+	where  string // the command whose --help to point to; "" for the root
 }
 
 func (e *usageError) Error() string { return e.err.Error() }
@@ -79,10 +80,10 @@ func exitCode(err error) int {
 	return 1
 }
 
-// tell prints err for a person: one line each for joined errors, a
-// pointer to --help after a usage error, nothing for a stop (the dialog
-// says it) or an exitError with nothing to say. It is the one place
-// errors are printed: run's, and each file's block in a batch.
+// tell prints err for a person: one line each for joined errors, with a
+// pointer to --help at the end of a usage error's, nothing for a stop
+// (the dialog says it) or an exitError with nothing to say. It is the one
+// place errors are printed: run's, and each file's block in a batch.
 func tell(w io.Writer, err error) {
 	var ue *usageError
 	switch e := err.(type) {
@@ -97,10 +98,11 @@ func tell(w io.Writer, err error) {
 		tell(w, e.err)
 		return
 	}
-	fmt.Fprintf(w, "%s: %v\n", name, err)
 	if errors.As(err, &ue) && !ue.noHelp {
-		fmt.Fprintf(w, "Run '%s --help' for usage.\n", name)
+		fmt.Fprintf(w, "%s: %v (usage: %s --help)\n", name, err, firstOf(ue.where, name))
+		return
 	}
+	fmt.Fprintf(w, "%s: %v\n", name, err)
 }
 
 // run is the whole program; main only passes it the process's streams.
@@ -113,7 +115,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	cmd := newRootCmd(stdin, stdout, stderr)
 	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(ctx)
+	ran, err := cmd.ExecuteContextC(ctx)
+	var ue *usageError
+	if errors.As(err, &ue) && ran != nil {
+		ue.where = ran.CommandPath()
+	}
 	tell(stderr, err)
 	return exitCode(err)
 }
@@ -128,12 +134,10 @@ func formatTable() string {
 	return b.String()
 }
 
-func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var o convertOptions
-	cmd := &cobra.Command{
-		Use:   name + " [flags] [FILE ...]",
-		Short: "Convert coding-agent JSON event streams into SSEBench dialog.jsonl",
-		Long: `sse-dialog-convert reads the JSON event stream of a coding agent, or the session
+// convertLong is the help of a conversion: the root command's, and
+// convert's, which is the root's other name.
+func convertLong() string {
+	return `sse-dialog-convert reads the JSON event stream of a coding agent, or the session
 files it keeps, and writes the SSEBench dialog protocol: one JSON entry per
 line, each written and flushed as soon as its input line is read, so the web
 UI can show the run live. The formats it reads (--format, detected by default):
@@ -150,8 +154,12 @@ Lines that are not JSON objects are skipped, counted and reported on stderr.
 
 Exit status: 0 ok; 1 failure (I/O, --strict findings, an input in no format
 it converts, invalid dialog); 2 usage, or a refusal to write over an input;
-128+N when stopped by signal N (the dialog then ends with status timeout).`,
-		Example: `  # live, in a pipe in the task container: entries reach $SSE_ARCHIVE/dialog.jsonl as the agent works
+128+N when stopped by signal N (the dialog then ends with status timeout).
+Every error is one line on stderr that says what to do.`
+}
+
+// convertExample is the examples of a conversion (root and convert).
+const convertExample = `  # live, in a pipe in the task container: entries reach $SSE_ARCHIVE/dialog.jsonl as the agent works
   claude -p "$PROMPT" --output-format stream-json --verbose | sse-dialog-convert --prompt "$PROMPT"
 
   # the same mid-pipeline: the agent's output flows on, unchanged
@@ -176,31 +184,113 @@ it converts, invalid dialog); 2 usage, or a refusal to write over an input;
 
   # CI fixtures: byte-identical on any machine, then checked against the protocol
   SOURCE_DATE_EPOCH=0 sse-dialog-convert --cwd /work transcript.jsonl -o dialog.jsonl
-  sse-dialog-convert validate dialog.jsonl`,
-		Version:               buildVersion(),
-		SilenceUsage:          true,
-		SilenceErrors:         true,
+  sse-dialog-convert validate dialog.jsonl`
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	cmd := newConvertCmd(name+" [flags] [FILE ...]", "Convert coding-agent JSON event streams into SSEBench dialog.jsonl")
+	cmd.Version = buildVersion()
+	cmd.SilenceUsage = true
+	cmd.SilenceErrors = true
+	cmd.SetIn(stdin)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	cmd.SetFlagErrorFunc(flagError) // the subcommands' too
+	convert := newConvertCmd("convert [flags] [FILE ...]", "Convert transcripts into dialog.jsonl: what "+name+" does without a command")
+	convert.Example = "  " + name + " convert transcript.jsonl -o dialog.jsonl"
+	cmd.AddCommand(convert)
+	cmd.AddCommand(newValidateCmd())
+	cmd.AddCommand(newRunCmd())
+	cmd.AddCommand(newViewCmd())
+	cmd.AddCommand(newExportCmd())
+	cmd.SetHelpCommand(newHelpCmd())
+	cmd.InitDefaultCompletionCmd()
+	for _, c := range cmd.Commands() {
+		if c.Name() == "completion" {
+			strictCompletion(c)
+		}
+	}
+	return cmd
+}
+
+// newConvertCmd is a conversion: the root command, and convert, its other
+// name (so that "convert FILE" converts FILE, as people type it).
+func newConvertCmd(use, short string) *cobra.Command {
+	var o convertOptions
+	cmd := &cobra.Command{
+		Use:                   use,
+		Short:                 short,
+		Long:                  convertLong(),
+		Example:               convertExample,
 		DisableFlagsInUseLine: true,
 		Args:                  cobra.ArbitraryArgs,
 		// FILEs: without this, completion offers only the subcommands.
 		ValidArgsFunction: cobra.FixedCompletions(nil, cobra.ShellCompDirectiveDefault),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := notACommand(cmd, args); err != nil {
-				return err
+			if !cmd.HasParent() {
+				if err := notACommand(cmd, args); err != nil {
+					return err
+				}
 			}
 			o.idleTimeoutSet = cmd.Flags().Changed("idle-timeout")
+			o.jobsSet = cmd.Flags().Changed("jobs")
 			return runConvert(cmd.Context(), o, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.SetIn(stdin)
-	cmd.SetOut(stdout)
-	cmd.SetErr(stderr)
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
 	o.register(cmd)
 	o.registerOffline(cmd)
-	cmd.AddCommand(newValidateCmd())
-	cmd.AddCommand(newRunCmd())
-	cmd.AddCommand(newViewCmd())
-	cmd.AddCommand(newExportCmd())
 	return cmd
+}
+
+// newHelpCmd is cobra's help command, except that a topic that is no
+// command is an error (exit 2), not the root's help with exit 0.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Args:  cobra.ArbitraryArgs,
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var names []cobra.Completion
+			for _, sub := range c.Root().Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			root := c.Root()
+			cmd, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 {
+				// The root takes FILEs: Find leaves a name that is no
+				// command in rest.
+				topic := strings.Join(args, " ")
+				if best := closestCommand(root, firstOf(append(rest, topic)...)); best != "" {
+					return refusef("unknown help topic %q; did you mean %q?", topic, best)
+				}
+				return refusef("unknown help topic %q (the commands: %s)", topic, strings.Join(commandNames(root), ", "))
+			}
+			cmd.InitDefaultHelpFlag()
+			cmd.InitDefaultVersionFlag()
+			return cmd.Help()
+		},
+	}
+}
+
+// strictCompletion makes cobra's completion command refuse a shell it has
+// no script for (it printed its help and exited 0).
+func strictCompletion(c *cobra.Command) {
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return c.Help()
+		}
+		var shells []string
+		for _, sub := range c.Commands() {
+			shells = append(shells, sub.Name())
+		}
+		if best := closest(args[0], shells); best != "" {
+			return refusef("no completion for %q; did you mean %q?", args[0], best)
+		}
+		return refusef("no completion for %q: the shells are %s (%s completion SHELL)", args[0], strings.Join(shells, ", "), name)
+	}
 }

@@ -112,7 +112,7 @@ func envTimeout(s string) (time.Duration, error) {
 	if d, err := parseSeconds(s); err == nil && d >= 0 {
 		return d, nil
 	}
-	return 0, usagef("$TIMEOUT=%q is not a number of seconds (set --timeout to override it)", s)
+	return 0, fmt.Errorf("TIMEOUT=%q is not a number of seconds; set it to seconds (TIMEOUT=1800), or give --timeout, which overrides it", s)
 }
 
 func (o *runOptions) transcriptPath() string {

@@ -449,7 +449,7 @@ func TestRunUsage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, "", append([]string{"run", "-o", dialogPath}, tt.args...)...)
 			assert.Equal(t, 2, code)
-			assert.Contains(t, stderr, "Run '"+name+" --help'")
+			assert.Contains(t, stderr, "(usage: "+name+" run --help)\n")
 			assert.NoFileExists(t, marker)
 		})
 	}
@@ -530,8 +530,8 @@ func TestRunEnvironment(t *testing.T) {
 
 	t.Setenv("TIMEOUT", "soon")
 	code, _, stderr = runCLI(t, "", "run", "--", "true")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, `$TIMEOUT="soon"`)
+	assert.Equal(t, 1, code, "the environment is wrong, not the command line")
+	assert.Contains(t, stderr, `TIMEOUT="soon" is not a number of seconds`)
 }
 
 func TestEnvTimeout(t *testing.T) {

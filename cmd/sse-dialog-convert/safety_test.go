@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // snapshot reads files, to check afterwards that none changed.
@@ -349,7 +350,7 @@ var corpusFormatsToCome = map[string]bool{"atif": true}
 // convert yet are named.
 func TestCorpusFormatsAreTold(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("../shared/corpus is not here: the real captures are tested where they are")
+		testskip.Missingf(t, "no shared corpus at %s: the real captures are tested where they are", corpusDir)
 	}
 	folders, err := os.ReadDir(corpusDir)
 	require.NoError(t, err)
@@ -454,7 +455,7 @@ func TestCommandLineTruths(t *testing.T) {
 			{[]string{"--max-text", "-2"}, "--max-text -2: want a size in bytes, or 0 or -1 for no cap"},
 			{[]string{"--max-line", "-1"}, "--max-line -1: want a size in bytes, or 0 for no limit"},
 			{[]string{"--idle-timeout", "1m"}, "--idle-timeout works only with --follow"},
-			{[]string{"--clock", "soon"}, `--clock="soon" is neither Unix seconds nor RFC 3339`},
+			{[]string{"--clock", "soon"}, `--clock "soon": want Unix seconds or an RFC 3339 time`},
 		} {
 			code, _, errOut := runCLI(t, claudeRun, append(tt.args, "-o", filepath.Join(t.TempDir(), "d.jsonl"))...)
 			assert.Equal(t, 2, code, "%v", tt.args)
@@ -464,8 +465,8 @@ func TestCommandLineTruths(t *testing.T) {
 	t.Run("SOURCE_DATE_EPOCH is named", func(t *testing.T) {
 		t.Setenv("SOURCE_DATE_EPOCH", "yesterday")
 		code, _, errOut := runCLI(t, claudeRun, "-o", filepath.Join(t.TempDir(), "d.jsonl"))
-		assert.Equal(t, 2, code)
-		assert.Contains(t, errOut, `$SOURCE_DATE_EPOCH="yesterday" is neither Unix seconds nor RFC 3339`)
+		assert.Equal(t, 1, code, "the environment is wrong, not the command line")
+		assert.Contains(t, errOut, `SOURCE_DATE_EPOCH="yesterday": want Unix seconds or an RFC 3339 time`)
 	})
 	t.Run("one line was skipped", func(t *testing.T) {
 		code, _, errOut := runCLI(t, "noise\n"+claudeRun, "--strict", "-o", filepath.Join(t.TempDir(), "d.jsonl"))

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // notACommand refuses a first FILE that is a mistyped subcommand
@@ -28,18 +30,104 @@ func notACommand(root *cobra.Command, args []string) error {
 	if closeTo(arg, "version") {
 		return refusef("unknown command %q; did you mean \"--version\"?", arg)
 	}
-	best, bestDist := "", 0
-	for _, c := range root.Commands() {
-		for _, n := range append([]string{c.Name()}, c.Aliases...) {
-			if d := editDistance(strings.ToLower(arg), n); closeTo(arg, n) && (best == "" || d < bestDist) {
-				best, bestDist = n, d
-			}
-		}
-	}
-	if best != "" {
+	if best := closestCommand(root, arg); best != "" {
 		return refusef("unknown command %q; did you mean %q?", arg, best)
 	}
 	return nil
+}
+
+// closestCommand is the name of root's command (or alias) that s is a
+// plausible typo of, or "".
+func closestCommand(root *cobra.Command, s string) string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() || c.Name() == "help" {
+			names = append(append(names, c.Name()), c.Aliases...)
+		}
+	}
+	return closest(s, names)
+}
+
+// commandNames lists root's commands, for a message.
+func commandNames(root *cobra.Command) []string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return names
+}
+
+// closest is the name that s is a plausible typo of (closeTo), the
+// nearest if several are, or "".
+func closest(s string, names []string) string {
+	best, bestDist := "", 0
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(s), n); closeTo(s, n) && (best == "" || d < bestDist) {
+			best, bestDist = n, d
+		}
+	}
+	return best
+}
+
+// flagError turns pflag's errors into ours (exit 2), said for a person:
+//
+//   - a word that is a typo of a command, before a flag that command has
+//     ("exprot --html x"), is told as the mistyped command, not the flag;
+//   - an unknown flag close to one of the command's is "did you mean";
+//   - a flag of another command names it ("--html is export's flag");
+//   - a value that does not parse says what is wanted, without Go's
+//     parser's words (strconv.ParseInt: parsing "abc").
+func flagError(cmd *cobra.Command, err error) error {
+	var missing *pflag.NotExistError
+	var invalid *pflag.InvalidValueError
+	switch {
+	case errors.As(err, &missing):
+		if !cmd.HasParent() {
+			if e := notACommand(cmd, cmd.Flags().Args()); e != nil {
+				return e
+			}
+		}
+		given := missing.GetSpecifiedName()
+		if missing.GetSpecifiedShortnames() != "" {
+			return usagef("unknown flag -%s in -%s", given, missing.GetSpecifiedShortnames())
+		}
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				names = append(names, f.Name)
+			}
+		})
+		if best := closest(given, names); best != "" {
+			return refusef("unknown flag --%s; did you mean --%s?", given, best)
+		}
+		for _, other := range cmd.Root().Commands() {
+			if other != cmd && other.IsAvailableCommand() && other.Flags().Lookup(given) != nil && cmd.Flags().Lookup(given) == nil {
+				return refusef("unknown flag --%s here: it is a flag of %s (%s %s --%s …)", given, other.Name(), name, other.Name(), given)
+			}
+		}
+		return usagef("unknown flag --%s", given)
+	case errors.As(err, &invalid):
+		return refusef("--%s %q: %s", invalid.GetFlag().Name, invalid.GetValue(), wanted(invalid))
+	}
+	return &usageError{err: err}
+}
+
+// wanted says what a flag's value should have been: our own values say it
+// themselves; Go's parsers' errors are put in words.
+func wanted(e *pflag.InvalidValueError) string {
+	var num *strconv.NumError
+	if !errors.As(e, &num) {
+		return errors.Unwrap(e).Error()
+	}
+	switch {
+	case errors.Is(num.Err, strconv.ErrRange):
+		return "out of range"
+	case e.GetFlag().Value.Type() == "bool":
+		return "want true or false"
+	}
+	return "want a whole number"
 }
 
 // closeTo reports whether s is a plausible typo of the command name: one

@@ -1,14 +1,23 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
+	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
 
 func newValidateCmd() *cobra.Command {
@@ -43,6 +52,9 @@ type fileReport struct {
 func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		files = []string{"-"}
+	}
+	if slices.Contains(files, "-") && isTerminal(stdin) {
+		fmt.Fprintf(stderr, "%s: reading a dialog from standard input (a terminal); Ctrl-D ends it\n", name)
 	}
 	failed := false
 	enc := json.NewEncoder(stdout)
@@ -86,6 +98,9 @@ func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Fi
 	if file == "-" {
 		rep.File = "<stdin>"
 	} else {
+		if st, err := os.Stat(file); err == nil && st.IsDir() {
+			return rep, notADialogFile(file)
+		}
 		f, err := os.Open(file)
 		if err != nil {
 			return rep, err
@@ -93,7 +108,35 @@ func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Fi
 		defer f.Close() // now, not after every FILE: validate dialogs/* may name thousands
 		r = f
 	}
-	_, err := dialog.Validate(r, func(f dialog.Finding) {
+	// A transcript is not judged line by line against the protocol (every
+	// line would be a finding): it is named, with what to do. Only a file
+	// whose first line is no dialog entry is asked.
+	br := bufio.NewReaderSize(r, validateSniff)
+	head, err := br.Peek(validateSniff)
+	var rest io.Reader = br
+	switch {
+	case errors.Is(err, io.EOF):
+		// All of it is in head. Not read again: a terminal gives its
+		// end (Ctrl-D) once.
+		rest = bytes.NewReader(head)
+	case err != nil:
+		return rep, fmt.Errorf("reading %s: %w", rep.File, unwrapPath(err))
+	}
+	if first, _, _ := bytes.Cut(head, []byte("\n")); !dialogread.IsDialog(first) {
+		if f, ok := inputFormat(head); ok {
+			convert := name + " " + file + " -o dialog.jsonl"
+			if file == "-" {
+				convert = name + " -o dialog.jsonl < FILE"
+			}
+			return rep, fmt.Errorf("%s is %s, an input, not a dialog: convert it first (%s), then validate the dialog", displayInput(file), f.Title, convert)
+		}
+		if file != "-" {
+			if err := notADialogFile(file); err != nil {
+				return rep, err
+			}
+		}
+	}
+	_, err = dialog.Validate(rest, func(f dialog.Finding) {
 		rep.Findings = append(rep.Findings, f)
 		found(rep, f)
 	})
@@ -101,4 +144,59 @@ func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Fi
 		return rep, fmt.Errorf("reading %s: %w", rep.File, unwrapPath(err))
 	}
 	return rep, nil
+}
+
+// validateSniff is how much of a file validate reads ahead to tell a
+// transcript from a dialog.
+const validateSniff = 256 << 10
+
+// inputFormat names the input format the start of a file is in, when one
+// of its first records is surely (adapter.Yes) an event of a format the
+// converter reads.
+func inputFormat(head []byte) (adapter.Format, bool) {
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1] // whole lines only: a cut one would be a broken record
+	}
+	var found adapter.Format
+	ok := false
+	formats := registry.All()
+	sessionfile.ClaimsReader(bytes.NewReader(head), func(ev adapter.Event) adapter.Claim {
+		for _, f := range formats {
+			if f.Detect(ev) == adapter.Yes {
+				found, ok = f, f.New != nil
+				return adapter.Yes
+			}
+		}
+		return adapter.No
+	})
+	return found, ok
+}
+
+// displayInput names a FILE argument in a message: "-" is standard input.
+func displayInput(file string) string {
+	if file == "-" {
+		return "standard input"
+	}
+	return file
+}
+
+// notADialogFile says what to do with a FILE that a format reads as its
+// own whole (a session file, a folder of them) or that is a folder: those
+// are converted, then validated.
+func notADialogFile(file string) error {
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil // opening it says what is wrong
+	}
+	var sniff *bufio.Reader
+	f, ins, _, err := claim(file, st.IsDir(), registry.All(), false, &sniff)
+	switch {
+	case err == nil && f != nil && st.IsDir():
+		return fmt.Errorf("%s is a folder of %s, an input: convert it first (%s --out-dir dialogs %s), then validate the dialogs (dialogs/*.dialog.jsonl)", file, plural(len(ins), "session"), name, file)
+	case err == nil && f != nil:
+		return fmt.Errorf("%s is %s, an input, not a dialog: convert it first (%s %s -o dialog.jsonl), then validate the dialog", file, f.Title, name, file)
+	case st.IsDir():
+		return fmt.Errorf("%s is a folder: validate takes dialog files (%s)", file, filepath.Join(file, "*.jsonl"))
+	}
+	return nil
 }

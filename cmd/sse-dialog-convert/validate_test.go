@@ -63,7 +63,7 @@ func TestValidateJSONReportsEveryFile(t *testing.T) {
 		assert.Equal(t, want.valid, len(reps[i].Findings) == 0, want.file)
 	}
 	assert.Contains(t, reps[1].Findings[0].Msg, "no such file")
-	assert.Equal(t, "reading "+dir+": read: is a directory", reps[3].Findings[0].Msg)
+	assert.Equal(t, dir+" is a folder: validate takes dialog files ("+filepath.Join(dir, "*.jsonl")+")", reps[3].Findings[0].Msg)
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	require.Len(t, lines, 2, stderr)
 	assert.Contains(t, lines[0], missing)

@@ -128,6 +128,10 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		return err
 	}
 
+	if sessions := folderSessions(file, stdin); sessions != nil {
+		return refusef("%s holds %d sessions and view shows one: name it (%s view %s), or export them all (%s export --html --out-dir DIR %s)",
+			file, len(sessions), name, sessions[0], name, file)
+	}
 	src, err := dialogSource(ctx, file, stdin, stderr)
 	if err != nil {
 		return err
@@ -193,6 +197,9 @@ func page(out []byte, stdout, stderr io.Writer) error {
 // call the converter.
 func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.Writer) (io.Reader, error) {
 	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
+	if file == "-" && isTerminal(stdin) {
+		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
+	}
 	if file != "-" {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
 			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin, 1), stderr)
@@ -227,6 +234,27 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 	return convertSource(ctx, src, stderr)
 }
 
+// folderSessions lists the sessions of a FILE that is a folder holding
+// more than one (each a dialog of its own, which view and export cannot
+// join): nil for anything else.
+func folderSessions(file string, stdin io.Reader) []string {
+	if st, err := os.Stat(file); err != nil || !st.IsDir() {
+		return nil
+	}
+	srcs := sources([]string{file}, registry.All(), false, stdin, 1)
+	if len(srcs) < 2 {
+		return nil
+	}
+	names := make([]string, len(srcs))
+	for i, s := range srcs {
+		if s.err != nil || s.format == nil {
+			return nil
+		}
+		names[i] = s.name
+	}
+	return names
+}
+
 // convertSources converts the sources of a FILE (a session file, or a
 // folder holding one session) in memory.
 func convertSources(ctx context.Context, srcs []source, stderr io.Writer) (io.Reader, error) {
@@ -255,7 +283,7 @@ func convertSource(ctx context.Context, src source, stderr io.Writer) (io.Reader
 // viewJob converts src into w with the converter's defaults (its clock
 // pinned by SOURCE_DATE_EPOCH), in the format that claimed it, else any.
 func viewJob(src source, w io.Writer, stderr io.Writer) (*job, error) {
-	clock, err := parseClock(os.Getenv("SOURCE_DATE_EPOCH"), "SOURCE_DATE_EPOCH")
+	clock, err := envClock()
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 const corpusDir = "../../../shared/corpus/claude"
@@ -24,7 +25,7 @@ const corpusDir = "../../../shared/corpus/claude"
 func TestCorpus(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
 	if len(files) == 0 {
-		t.Skipf("no captures in %s (the shared corpus is not checked out here)", corpusDir)
+		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out here)", corpusDir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
@@ -45,7 +46,7 @@ func TestCorpusResumeLegs(t *testing.T) {
 	leg1, err1 := os.ReadFile(filepath.Join(corpusDir, "cc2.1.195-resume-leg1-plant-codeword.jsonl"))
 	leg2, err2 := os.ReadFile(filepath.Join(corpusDir, "cc2.1.195-resume-leg2-same-session-id.jsonl"))
 	if err1 != nil || err2 != nil {
-		t.Skipf("resume captures not found in %s", corpusDir)
+		testskip.Missingf(t, "resume captures not found in %s", corpusDir)
 	}
 	e1, e2 := expect(t, leg1), expect(t, leg2)
 	out, _ := runPipeline(t, string(leg1)+string(leg2))

@@ -19,6 +19,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real session files written by other people and by the
@@ -32,7 +33,7 @@ const corpusDir = "../../../shared/corpus/claude-session"
 // rewound branch, so both ways hold the whole file.
 func TestCorpus(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no session files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no session files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	ins, ok, err := claudesession.Inputs(corpusDir)
 	require.NoError(t, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real captures written by other people (not in the repo).
@@ -33,7 +34,7 @@ func TestCorpus(t *testing.T) {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skipf("no Codex captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no Codex captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real rollouts written by other people (not in the repo).
@@ -32,7 +33,7 @@ func TestCorpus(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
 	require.NoError(t, err)
 	if len(files) == 0 {
-		t.Skipf("no rollouts in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no rollouts in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {

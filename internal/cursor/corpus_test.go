@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real captures written by other people (not in the repo).
@@ -23,7 +25,7 @@ func TestCorpus(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
 	require.NoError(t, err)
 	if len(files) == 0 {
-		t.Skipf("no Cursor CLI captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no Cursor CLI captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {

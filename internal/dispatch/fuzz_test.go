@@ -14,6 +14,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // pipeline converts r with every format auto-detected, as the command
@@ -110,7 +111,7 @@ const corpusDir = "../../../shared/corpus"
 func TestCorpusDamaged(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.*json*"))
 	if len(files) == 0 {
-		t.Skipf("no captures in %s (the shared corpus is not checked out)", corpusDir)
+		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out)", corpusDir)
 	}
 	check := func(t *testing.T, what string, in []byte) {
 		t.Helper()

@@ -19,6 +19,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real chat files of the lab's Gemini CLI runs (not in
@@ -30,7 +31,7 @@ const corpusDir = "../../../shared/corpus/gemini-session"
 // reading of the files with encoding/json says.
 func TestCorpus(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no chat files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no chat files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	ins, ok, err := geminisession.Inputs(corpusDir)
 	require.NoError(t, err)

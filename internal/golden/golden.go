@@ -1,8 +1,9 @@
 // Package golden compares test output with files under testdata, and
 // rewrites them when the tests run with -update.
 //
-// go test ./... -update passes -update to every test binary, so every
-// package with tests imports this one (blank, if it has no goldens).
+// Only test binaries that link this package know -update: `make golden`
+// passes it to those alone (go test ./... -update would stop at the first
+// package without it).
 package golden
 
 import (
@@ -29,6 +30,28 @@ func Check(t testing.TB, path string, got []byte) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run: go test ./... -update")
-	assert.Equal(t, string(want), string(got), "output differs from %s; if the change is right, run: go test ./... -update and read the diff", path)
+	require.NoError(t, err, "missing golden file; write it with: %s", UpdateCommand())
+	assert.Equal(t, string(want), string(got), "output differs from %s; if the change is right, run: %s, and read the diff", path, UpdateCommand())
+}
+
+// UpdateCommand is the command that rewrites the goldens of the package
+// under test, run from the module's root: go test runs a package's tests
+// in its folder, so the folder's path below go.mod names the package.
+func UpdateCommand() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "make golden"
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			rel, err := filepath.Rel(dir, wd)
+			if err != nil {
+				return "make golden"
+			}
+			return "make golden (or: go test ./" + filepath.ToSlash(rel) + " -update)"
+		}
+		if filepath.Dir(dir) == dir {
+			return "make golden"
+		}
+	}
 }

@@ -23,11 +23,11 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // chromiumPath is Debian's chromium (CHROMIUM overrides). Without it the
-// browser tests skip, except in CI (CI set), where they fail: .ci/run
-// installs it.
+// browser tests skip, except in CI, where they fail: .ci/run installs it.
 func chromiumPath(t *testing.T) string {
 	t.Helper()
 	p := os.Getenv("CHROMIUM")
@@ -35,17 +35,20 @@ func chromiumPath(t *testing.T) string {
 		p = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing, and CI is set: .ci/run installs Debian's chromium (apt-get install -y chromium)", p)
-		}
-		t.Skipf("%s is missing: the browser tests need Debian's chromium (apt-get install -y chromium)", p)
+		testskip.Missing(t, "no chromium at "+p+": the browser tests need Debian's chromium (apt-get install -y chromium)")
 	}
 	return p
 }
 
+// stepTimeout bounds each step of a browser test (start the browser, open
+// a page, run a script): a deadline per step, not one for the whole test,
+// so that a slow machine only makes a test slower and a stuck step is
+// named. Pages that take long on purpose get more (browser.within).
+const stepTimeout = time.Minute
+
 // browser is one headless Chromium for a test, with what its pages did.
 type browser struct {
-	ctx      context.Context
+	ctx      context.Context // the browser's; steps run under a deadline derived from it (step)
 	mu       sync.Mutex
 	errors   []string // console errors, exceptions, CSP and other log errors
 	requests []string // requests other than the page's own file
@@ -72,12 +75,15 @@ func newBrowser(t *testing.T) *browser {
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
 	b := &browser{ctx: ctx}
 	// The first call starts the browser and its tab; events are listened to
-	// from then on.
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank")))
+	// from then on. A deadline on its context would end the browser with
+	// it (chromedp.Run), so the start is bounded by a timer that does.
+	startTimer := time.AfterFunc(stepTimeout, cancelCtx)
+	err := chromedp.Do(ctx, chromedp.Navigate("about:blank"))
+	require.True(t, startTimer.Stop(), "chromium did not start within %v", stepTimeout)
+	require.NoError(t, err)
 	require.NoError(t, chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
@@ -116,15 +122,22 @@ func newBrowser(t *testing.T) *browser {
 			}()
 		}
 	}))
-	_, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{})
+	stepCtx, cancel := b.step(stepTimeout)
+	defer cancel()
+	_, err = chromedp.Call(stepCtx, runtime.Enable, cdp.Empty{})
 	require.NoError(t, err)
-	_, err = chromedp.Call(ctx, cdplog.Enable, cdp.Empty{})
+	_, err = chromedp.Call(stepCtx, cdplog.Enable, cdp.Empty{})
 	require.NoError(t, err)
-	_, err = chromedp.Call(ctx, network.Enable, network.EnableParams{})
+	_, err = chromedp.Call(stepCtx, network.Enable, network.EnableParams{})
 	require.NoError(t, err)
-	_, err = chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}})
+	_, err = chromedp.Call(stepCtx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}})
 	require.NoError(t, err)
 	return b
+}
+
+// step is the context of one step: the browser's, with its own deadline.
+func (b *browser) step(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(b.ctx, d)
 }
 
 func (b *browser) addError(s string) {
@@ -174,24 +187,42 @@ func (b *browser) open(t *testing.T, path, fragment string) {
 	t.Helper()
 	u := fileURL(t, path)
 	b.reset(u)
-	require.NoError(t, chromedp.Do(b.ctx,
+	ctx, cancel := b.step(stepTimeout)
+	defer cancel()
+	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Navigate(u+fragment),
 		chromedp.WaitVisible(chromedp.CSS(`body[data-state="ready"]`)),
-	), "page %s never got ready", path)
+	), "page %s not ready within %v", path, stepTimeout)
 }
 
 // eval runs a JS expression and decodes its value into out.
 func (b *browser) eval(t *testing.T, expr string, out any) {
 	t.Helper()
-	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]byte](expr))
+	b.evalWithin(t, stepTimeout, expr, out)
+}
+
+// evalWithin is eval for a script that may take up to d.
+func (b *browser) evalWithin(t *testing.T, d time.Duration, expr string, out any) {
+	t.Helper()
+	ctx, cancel := b.step(d)
+	defer cancel()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr))
 	require.NoError(t, err, expr)
 	require.NoError(t, json.Unmarshal(raw, out), "%s gave %s", expr, raw)
 }
 
-// do runs actions.
+// do runs actions, within stepTimeout.
 func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	require.NoError(t, chromedp.Do(b.ctx, steps...))
+	b.within(t, stepTimeout, steps...)
+}
+
+// within runs actions that may take up to d.
+func (b *browser) within(t *testing.T, d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := b.step(d)
+	defer cancel()
+	require.NoError(t, chromedp.Do(ctx, steps...), "not done within %v", d)
 }
 
 // settle gives the page's timers (search debounce, chunked building) time.

@@ -16,6 +16,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real captures written by other people (not in the repo);
@@ -32,7 +33,7 @@ const (
 func TestCorpus(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
 	if len(files) == 0 {
-		t.Skipf("no opencode captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no opencode captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) { checkRun(t, f) })
