@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,6 +61,11 @@ type Entry struct {
 	Error  string
 	Parent string // parent_tool_id
 
+	// toolKey and parentKey are tool_id and parent_tool_id as written, when
+	// redaction changed the text shown in ToolID and Parent: entries link
+	// by these.
+	toolKey, parentKey string
+
 	Init *Init
 
 	Turns       int64
@@ -68,6 +75,23 @@ type Entry struct {
 	Reason      string
 	CostUSD     *float64
 	Warnings    int64
+}
+
+// ToolKey is the tool_id as written, which links a result to its call
+// (ToolID is the text shown, masked by a Redactor).
+func (e *Entry) ToolKey() string {
+	if e.toolKey != "" {
+		return e.toolKey
+	}
+	return e.ToolID
+}
+
+// ParentKey is the parent_tool_id as written (Parent is the text shown).
+func (e *Entry) ParentKey() string {
+	if e.parentKey != "" {
+		return e.parentKey
+	}
+	return e.Parent
 }
 
 // rawEntry is an entry as JSON; strings are decoded, args are kept raw.
@@ -251,8 +275,8 @@ func (d *Dialog) Add(e Entry) (*Node, bool) {
 			d.Complete = cp
 		}
 	case "tool":
-		if cp.Status != "running" && cp.ToolID != "" {
-			if n, ok := d.tools[cp.ToolID]; ok && n.Result == nil {
+		if cp.Status != "running" && cp.ToolKey() != "" {
+			if n, ok := d.tools[cp.ToolKey()]; ok && n.Result == nil {
 				n.Result = cp
 				return n, false
 			}
@@ -263,13 +287,13 @@ func (d *Dialog) Add(e Entry) (*Node, bool) {
 		if cp.Status != "running" {
 			n.Result = cp // a result with no call: shown as a call of its own
 		}
-		if cp.ToolID != "" {
-			if _, seen := d.tools[cp.ToolID]; !seen {
-				d.tools[cp.ToolID] = n
+		if cp.ToolKey() != "" {
+			if _, seen := d.tools[cp.ToolKey()]; !seen {
+				d.tools[cp.ToolKey()] = n
 			}
 		}
 	}
-	if p, ok := d.tools[cp.Parent]; ok && cp.Parent != "" && p != n {
+	if p, ok := d.tools[cp.ParentKey()]; ok && cp.ParentKey() != "" && p != n {
 		n.Parent, n.Depth = p, p.Depth+1
 		p.Children = append(p.Children, n)
 	} else {
@@ -341,9 +365,15 @@ func IsDialog(firstLine []byte) bool {
 	return head.Seq != nil && head.Seq.String() == "0" && head.Type == "init"
 }
 
-// Redactor masks every match of its patterns in every string of an entry:
-// contents, results, errors, names, ids, init data, and the keys and
-// string values inside args.
+// Redactor masks every match of its patterns in every string of an entry
+// that is data: contents, results, errors, names, init data, the keys and
+// string values inside args, and tool ids as shown. The protocol's own
+// fields are never rewritten, so that a pattern cannot change what an entry
+// is: type, tool and complete status and role when they hold one of the
+// protocol's values, and ts when it is a timestamp (a value outside the
+// protocol's is data, and masked). Tool ids link a result to its call and a
+// subagent's entries to theirs by their value as written; only the text
+// shown is masked.
 type Redactor struct {
 	res  []*regexp.Regexp
 	Mask string
@@ -353,13 +383,22 @@ type Redactor struct {
 const DefaultMask = "[REDACTED]"
 
 // NewRedactor compiles the patterns (Go regexp syntax); none gives nil, which
-// masks nothing.
+// masks nothing. A pattern that can match the empty string is refused: it
+// would put a mask between every two characters, or nowhere useful, and
+// either way not mean what was asked.
 func NewRedactor(patterns []string) (*Redactor, error) {
 	if len(patterns) == 0 {
 		return nil, nil
 	}
 	r := &Redactor{Mask: DefaultMask}
 	for _, p := range patterns {
+		parsed, err := syntax.Parse(p, syntax.Perl)
+		if err != nil {
+			return nil, err
+		}
+		if matchesEmpty(parsed.Simplify()) {
+			return nil, fmt.Errorf("%q can match the empty string; give a pattern that matches at least one character", p)
+		}
 		re, err := regexp.Compile(p)
 		if err != nil {
 			return nil, err
@@ -369,20 +408,104 @@ func NewRedactor(patterns []string) (*Redactor, error) {
 	return r, nil
 }
 
-// String masks s.
+// matchesEmpty reports whether re can match the empty string somewhere in
+// some text. It errs towards yes: an assertion (^, $, \b, \B) is taken to
+// hold, since some text has a place where it does.
+func matchesEmpty(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return matchesEmpty(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || matchesEmpty(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !matchesEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if matchesEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return false // OpNoMatch, OpCharClass, OpAnyChar, OpAnyCharNotNL
+}
+
+// String masks s: every byte that a match of any pattern covers in s is
+// under a mask; overlapping matches of different patterns
+// share one mask. Each pattern is matched against s as given, so that no
+// pattern can match into another's mask, nor fail to match because another
+// masked part of its text first.
 func (r *Redactor) String(s string) string {
 	if r == nil {
 		return s
 	}
-	for _, re := range r.res {
-		s = re.ReplaceAllLiteralString(s, r.Mask)
+	if len(r.res) == 1 {
+		return r.res[0].ReplaceAllLiteralString(s, r.Mask)
 	}
-	return s
+	var spans [][]int
+	for _, re := range r.res {
+		spans = append(spans, re.FindAllStringIndex(s, -1)...)
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	var b strings.Builder
+	b.Grow(len(s))
+	done := 0 // s[:done] is written or masked
+	for i := 0; i < len(spans); {
+		start, end := spans[i][0], spans[i][1]
+		for i++; i < len(spans) && spans[i][0] < end; i++ {
+			end = max(end, spans[i][1])
+		}
+		b.WriteString(s[done:start])
+		b.WriteString(r.Mask)
+		done = end
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// protocolTypes, protocolStatuses and protocolRoles are the values of the
+// protocol's closed fields, which redaction leaves as they are.
+var (
+	protocolTypes    = []string{"init", "prompt", "message", "thinking", "tool", "complete"}
+	protocolStatuses = []string{"running", "success", "error", "timeout"}
+	protocolRoles    = []string{"assistant", "user"}
+)
+
+// closed masks s unless it is one of the protocol's values.
+func (r *Redactor) closed(s string, values []string) string {
+	if slices.Contains(values, s) {
+		return s
+	}
+	return r.String(s)
 }
 
 func (r *Redactor) entry(e *Entry) {
-	for _, p := range []*string{&e.TS, &e.Type, &e.Role, &e.Content, &e.ToolID, &e.Name, &e.Status,
-		&e.Result, &e.Error, &e.Parent, &e.Message, &e.Reason} {
+	e.Type = r.closed(e.Type, protocolTypes)
+	e.Status = r.closed(e.Status, protocolStatuses)
+	e.Role = r.closed(e.Role, protocolRoles)
+	if e.Time.IsZero() {
+		e.TS = r.String(e.TS)
+	}
+	if id := r.String(e.ToolID); id != e.ToolID {
+		e.toolKey, e.ToolID = e.ToolID, id
+	}
+	if id := r.String(e.Parent); id != e.Parent {
+		e.parentKey, e.Parent = e.Parent, id
+	}
+	for _, p := range []*string{&e.Content, &e.Name, &e.Result, &e.Error, &e.Message, &e.Reason} {
 		*p = r.String(*p)
 	}
 	if e.Init != nil {
@@ -398,6 +521,11 @@ func (r *Redactor) entry(e *Entry) {
 		dec.UseNumber()
 		if dec.Decode(&v) == nil {
 			if b, err := marshalPlain(r.value(v)); err == nil {
+				e.Args = b
+			}
+		} else {
+			// Args that do not decode are shown as their text: masked as one.
+			if b, err := marshalPlain(r.String(string(e.Args))); err == nil {
 				e.Args = b
 			}
 		}
