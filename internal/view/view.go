@@ -282,7 +282,7 @@ func (r *Renderer) result(n *dialogread.Node) string {
 	default:
 		text = res.Result
 	}
-	lines := strings.Split(strings.TrimRight(r.clean(text), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(r.cleanOutput(text), "\n"), "\n")
 	if len(lines) == 1 && strings.TrimSpace(lines[0]) == "" {
 		if res.Status == "error" {
 			return g + "  " + r.paint(red, "⎿ (error, no message)") + "\n"
@@ -411,20 +411,36 @@ const controlPattern = "\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b
 func compileControls() *regexp.Regexp { return regexp.MustCompile(controlPattern) }
 
 // Clean makes dialog text safe and legible on a terminal: escape sequences
-// and control characters are dropped, a carriage return keeps what was
-// written over it last, tabs become spaces. (A Renderer cleans with an
+// and control characters are dropped, a carriage return ends a line (as in
+// Markdown: the text written before it is shown), tabs become spaces, and
+// bidirectional controls and invisible characters are shown as marks
+// (dialogread.MarkInvisible), not applied. (A Renderer cleans with an
 // expression compiled once; Clean compiles it when s needs it.)
-func Clean(s string) string { return clean(s, compileControls) }
+func Clean(s string) string { return clean(s, compileControls, false) }
 
-func (r *Renderer) clean(s string) string { return clean(s, r.controls) }
+// CleanOutput is Clean for a tool's output, where a carriage return
+// rewrites its line (a progress bar): a line keeps what was written over
+// it last, after the mark ␍ that says something was written over.
+func CleanOutput(s string) string { return clean(s, compileControls, true) }
 
-func clean(s string, controls func() *regexp.Regexp) string {
+func (r *Renderer) clean(s string) string { return clean(s, r.controls, false) }
+
+func (r *Renderer) cleanOutput(s string) string { return clean(s, r.controls, true) }
+
+// OverwrittenMark starts a line of tool output that was written over.
+const OverwrittenMark = "␍"
+
+func clean(s string, controls func() *regexp.Regexp, overwrite bool) string {
 	if strings.Contains(s, "\r") {
 		lines := strings.Split(s, "\n")
 		for i, l := range lines {
 			l = strings.TrimRight(l, "\r")
 			if j := strings.LastIndexByte(l, '\r'); j >= 0 {
-				l = l[j+1:]
+				if overwrite {
+					l = OverwrittenMark + l[j+1:]
+				} else {
+					l = strings.ReplaceAll(l, "\r", "\n")
+				}
 			}
 			lines[i] = l
 		}
@@ -433,7 +449,7 @@ func clean(s string, controls func() *regexp.Regexp) string {
 	if hasControl(s) {
 		s = controls().ReplaceAllString(s, "")
 	}
-	return strings.ReplaceAll(s, "\t", "    ")
+	return dialogread.MarkInvisible(strings.ReplaceAll(s, "\t", "    "))
 }
 
 // hasControl reports whether s holds a byte controlPattern could match: a C0

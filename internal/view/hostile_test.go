@@ -1,0 +1,42 @@
+package view_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
+	"github.com/ssebench/sse-dialog-convert/internal/view"
+)
+
+const hostileDialog = `{"seq":0,"ts":"2026-01-01T00:00:00Z","type":"init","data":{"task":"t","cwd":"/","model":"m","agent":"a"}}
+{"seq":1,"ts":"2026-01-01T00:00:01Z","type":"message","role":"assistant","content":"the secret plan\rlooks harmless"}
+{"seq":2,"ts":"2026-01-01T00:00:02Z","type":"tool","tool_id":"a","name":"Bash","status":"running","args":{"command":"echo \u202eexe.txt"}}
+{"seq":3,"ts":"2026-01-01T00:00:03Z","type":"tool","tool_id":"a","name":"Bash","status":"success","result":"10%\r50%\r100%\nd\u200bone \u2066x\u2069"}
+{"seq":4,"ts":"2026-01-01T00:00:04Z","type":"complete","status":"success","turns":1,"duration_ms":4,"total_tokens":{"in":1,"out":1}}
+`
+
+// Text written before a carriage return in a message is shown, with and
+// without --full; a tool's progress bar keeps its last state after a mark;
+// bidi controls and invisible characters are shown as marks, not applied.
+func TestViewShowsWhatTextHides(t *testing.T) {
+	d, err := dialogread.Read(strings.NewReader(hostileDialog), nil)
+	require.NoError(t, err)
+	for _, full := range []bool{false, true} {
+		var b bytes.Buffer
+		require.NoError(t, view.Render(&b, d, view.Options{Width: 80, Full: full}))
+		out := b.String()
+		assert.Contains(t, out, "the secret plan", "full=%v", full)
+		assert.Contains(t, out, "looks harmless")
+		assert.Contains(t, out, "⎿ ␍100%")
+		assert.NotContains(t, out, "50%")
+		assert.Contains(t, out, "echo ⟨U+202E⟩exe.txt")
+		assert.Contains(t, out, "d⟨U+200B⟩one ⟨U+2066⟩x⟨U+2069⟩")
+		for _, c := range []string{"\u202e", "\u200b", "\u2066", "\u2069", "\r"} {
+			assert.NotContains(t, out, c)
+		}
+	}
+}
