@@ -211,6 +211,8 @@ type Dialog struct {
 	Complete *Entry
 	// Skipped counts lines that were not JSON objects.
 	Skipped int
+	// LeftOut says what ReadLimited did not keep.
+	LeftOut LeftOut
 
 	tools map[string]*Node // open or closed tool nodes by tool_id
 }
@@ -305,8 +307,80 @@ func (d *Dialog) Add(e Entry) (*Node, bool) {
 // Read reads a whole dialog. Lines that are not JSON objects are counted in
 // Skipped; only a read error fails.
 func Read(r io.Reader, red *Redactor) (*Dialog, error) {
+	return ReadLimited(r, red, Limits{})
+}
+
+// Limits bound what a Dialog holds, so that showing a dialog of any size
+// (a 90 KB .zst expands to 1 GiB) takes bounded memory. Zero is no limit.
+type Limits struct {
+	// MaxBytes bounds the lines of the entries kept. The first entry that
+	// would pass it, and every entry after, is left out (the dialog shown
+	// is a prefix), except that the complete entry is kept, and a kept
+	// call's result is merged with its text cut to LeftOutText.
+	MaxBytes int64
+	// MaxLine is the longest line read; a longer one is read to its end
+	// without being kept, and counted.
+	MaxLine int
+}
+
+// DefaultLimits are view's and export's: the SSEBench web UI reads no
+// dialog over 32 MiB, so every dialog it can show is shown whole.
+var DefaultLimits = Limits{MaxBytes: 32 << 20, MaxLine: 32 << 20}
+
+// LeftOutText is how much of a result's text is kept when the result is
+// merged into a kept call after MaxBytes.
+const LeftOutText = 2 << 10
+
+// LeftOut says what a Dialog read with Limits does not hold.
+type LeftOut struct {
+	Entries   int   // entries read and left out
+	Bytes     int64 // their lines' bytes
+	FirstLine int   // the line of the first entry left out, 0 if none
+	LongLines int   // lines longer than MaxLine, not read
+	LongBytes int64 // their bytes
+	// CutResults counts results merged into kept calls with their text cut.
+	CutResults int
+	// Limits are the limits the dialog was read with.
+	Limits Limits
+}
+
+// Banner says in one sentence what was left out, for a viewer to show
+// before the dialog; "" when nothing was.
+func (l LeftOut) Banner(kept int) string {
+	if !l.Any() {
+		return ""
+	}
+	var parts []string
+	if l.Entries > 0 {
+		parts = append(parts, fmt.Sprintf("this shows the first %d entries: the %d entries (%s) from line %d on are left out, past the cap of %s",
+			kept, l.Entries, FormatSize(l.Bytes), l.FirstLine, FormatSize(l.Limits.MaxBytes)))
+	}
+	if l.CutResults > 0 {
+		parts = append(parts, fmt.Sprintf("%d tool results after the cap are merged into their calls with their text cut to %s", l.CutResults, FormatSize(LeftOutText)))
+	}
+	if l.LongLines > 0 {
+		parts = append(parts, fmt.Sprintf("%d lines longer than %s (%s) are not read", l.LongLines, FormatSize(int64(l.Limits.MaxLine)), FormatSize(l.LongBytes)))
+	}
+	return "incomplete view: " + strings.Join(parts, "; ")
+}
+
+// Any reports whether anything was left out.
+func (l LeftOut) Any() bool { return l.Entries > 0 || l.LongLines > 0 || l.CutResults > 0 }
+
+// ReadLimited reads a dialog, holding no more than lim allows; what it
+// leaves out is counted in the Dialog's LeftOut.
+func ReadLimited(r io.Reader, red *Redactor, lim Limits) (*Dialog, error) {
 	d := &Dialog{}
-	err := EachLine(r, func(line []byte) error {
+	d.LeftOut.Limits = lim
+	var kept int64
+	lines := 0
+	err := eachLineCapped(r, lim.MaxLine, func(line []byte, long int64) error {
+		lines++
+		if long > 0 {
+			d.LeftOut.LongLines++
+			d.LeftOut.LongBytes += long
+			return nil
+		}
 		e, err := ParseLine(line, red)
 		if err != nil {
 			if len(bytes.TrimSpace(line)) > 0 {
@@ -314,33 +388,96 @@ func Read(r io.Reader, red *Redactor) (*Dialog, error) {
 			}
 			return nil
 		}
-		e.Line = d.Count + d.Skipped + 1
+		e.Line = lines
+		size := int64(len(line)) + 1
+		if lim.MaxBytes > 0 && (d.LeftOut.Entries > 0 || kept+size > lim.MaxBytes) {
+			d.leaveOut(e, size)
+			return nil
+		}
+		kept += size
 		d.Add(e)
 		return nil
 	})
 	return d, err
 }
 
+// leaveOut counts an entry past the cap; the complete entry is kept, and a
+// kept call's result merged with its text cut.
+func (d *Dialog) leaveOut(e Entry, size int64) {
+	switch {
+	case e.Type == "complete" && d.Complete == nil:
+		e.Message = cutText(e.Message)
+		d.Add(e)
+		return
+	case e.Type == "tool" && e.Status != "running" && e.ToolKey() != "":
+		if n, ok := d.tools[e.ToolKey()]; ok && n.Result == nil {
+			r, er := cutText(e.Result), cutText(e.Error)
+			if r != e.Result || er != e.Error || len(e.Args) > LeftOutText {
+				d.LeftOut.CutResults++
+			}
+			e.Result, e.Error = r, er
+			if len(e.Args) > LeftOutText {
+				e.Args = nil
+			}
+			d.Add(e)
+			return
+		}
+	}
+	d.Count++
+	d.LeftOut.Entries++
+	d.LeftOut.Bytes += size
+	if d.LeftOut.FirstLine == 0 {
+		d.LeftOut.FirstLine = e.Line
+	}
+}
+
+// cutText is s cut to LeftOutText bytes, with a mark saying so.
+func cutText(s string) string {
+	if len(s) <= LeftOutText {
+		return s
+	}
+	return cutBytes(s, LeftOutText) + fmt.Sprintf("… [cut: %d bytes in all; this page holds no more]", len(s))
+}
+
 // EachLine calls fn with every line of r (without its newline), whatever its
 // length, until fn returns an error; the slice is valid only during the call.
 func EachLine(r io.Reader, fn func([]byte) error) error {
+	return eachLineCapped(r, 0, func(line []byte, _ int64) error { return fn(line) })
+}
+
+// eachLineCapped is EachLine for lines of at most maxLine bytes (0: any):
+// a longer line is read to its end without being kept, and fn gets an
+// empty line and its length as long.
+func eachLineCapped(r io.Reader, maxLine int, fn func(line []byte, long int64) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var long []byte
+	var buf []byte
+	var long int64
 	for {
 		chunk, err := br.ReadSlice('\n')
+		switch {
+		case long > 0:
+			long += int64(len(chunk))
+		case maxLine > 0 && len(buf)+len(bytes.TrimRight(chunk, "\r\n")) > maxLine:
+			long = int64(len(buf) + len(chunk))
+			buf = buf[:0]
+		case errors.Is(err, bufio.ErrBufferFull) || len(buf) > 0:
+			buf = append(buf, chunk...)
+			chunk = buf
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
 			continue
 		}
-		if len(long) > 0 {
-			chunk = append(long, chunk...)
-			long = long[:0]
-		}
-		if len(chunk) > 0 {
-			if ferr := fn(bytes.TrimRight(chunk, "\r\n")); ferr != nil {
+		if long > 0 {
+			if ferr := fn(nil, long); ferr != nil {
+				return ferr
+			}
+			long = 0
+		} else if len(chunk) > 0 {
+			if ferr := fn(bytes.TrimRight(chunk, "\r\n"), 0); ferr != nil {
 				return ferr
 			}
 		}
+		buf = buf[:0]
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
@@ -533,23 +670,56 @@ func (r *Redactor) entry(e *Entry) {
 }
 
 // value masks the strings and object keys inside a decoded JSON value.
-func (r *Redactor) value(v any) any {
+func (r *Redactor) value(v any) any { return mapStrings(v, r.String) }
+
+// mapStrings applies f to the strings and object keys inside a decoded
+// JSON value.
+func mapStrings(v any, f func(string) string) any {
 	switch x := v.(type) {
 	case string:
-		return r.String(x)
+		return f(x)
 	case []any:
 		for i := range x {
-			x[i] = r.value(x[i])
+			x[i] = mapStrings(x[i], f)
 		}
 		return x
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, val := range x {
-			out[r.String(k)] = r.value(val)
+			out[f(k)] = mapStrings(val, f)
 		}
 		return out
 	}
 	return v
+}
+
+// MarkInvisibleJSON is MarkInvisible over the strings and keys of a JSON
+// value (escaped as \u202e or not); a value with none, or that does not
+// decode, comes back as it is.
+func MarkInvisibleJSON(raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`\u`)) && firstMarked(string(raw)) < 0 {
+		return raw
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return raw
+	}
+	changed := false
+	v = mapStrings(v, func(s string) string {
+		m := MarkInvisible(s)
+		changed = changed || m != s
+		return m
+	})
+	if !changed {
+		return raw // kept as written, keys in their order
+	}
+	b, err := marshalPlain(v)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // marshalPlain encodes v without escaping <, > and &: the output is data,

@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,4 +40,28 @@ func TestViewShowsWhatTextHides(t *testing.T) {
 			assert.NotContains(t, out, c)
 		}
 	}
+}
+
+// A dialog read past its cap says so, before the entries and before the
+// ending.
+func TestViewSaysWhatWasLeftOut(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(`{"seq":0,"ts":"2026-01-01T00:00:00Z","type":"init","data":{"task":"t","cwd":"/","model":"m","agent":"a"}}` + "\n")
+	for i := 1; i <= 50; i++ {
+		in.WriteString(`{"seq":` + strconv.Itoa(i) + `,"ts":"2026-01-01T00:00:01Z","type":"message","role":"assistant","content":"` + strings.Repeat("w ", 200) + `"}` + "\n")
+	}
+	d, err := dialogread.ReadLimited(strings.NewReader(in.String()), nil, dialogread.Limits{MaxBytes: 5000})
+	require.NoError(t, err)
+	require.Positive(t, d.LeftOut.Entries)
+	var b bytes.Buffer
+	require.NoError(t, view.Render(&b, d, view.Options{Width: 200}))
+	out := b.String()
+	assert.Equal(t, 2, strings.Count(out, "⚠ left out"))
+	assert.True(t, strings.HasPrefix(out, "⚠ left out\n  incomplete view: this shows the first "+strconv.Itoa(d.Count-d.LeftOut.Entries)+" entries: the "+strconv.Itoa(d.LeftOut.Entries)+" entries"), out[:200])
+
+	whole, err := dialogread.Read(strings.NewReader(in.String()), nil)
+	require.NoError(t, err)
+	b.Reset()
+	require.NoError(t, view.Render(&b, whole, view.Options{Width: 200}))
+	assert.NotContains(t, b.String(), "left out")
 }

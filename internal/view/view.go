@@ -60,6 +60,13 @@ func New(opt Options) *Renderer {
 func Render(w io.Writer, d *dialogread.Dialog, opt Options) error {
 	r := New(opt)
 	var b strings.Builder
+	// What a capped read left out is said before the dialog and again
+	// before its ending, where a reader of a long view looks.
+	banner := ""
+	if msg := d.LeftOut.Banner(d.Count - d.LeftOut.Entries); msg != "" {
+		banner = r.paint(bold+";"+yellow, "⚠ left out") + "\n" + r.text(msg, 0, yellow) + "\n"
+	}
+	b.WriteString(banner)
 	var walk func([]*dialogread.Node)
 	walk = func(ns []*dialogread.Node) {
 		for _, n := range ns {
@@ -71,6 +78,7 @@ func Render(w io.Writer, d *dialogread.Dialog, opt Options) error {
 		}
 	}
 	walk(d.Nodes)
+	b.WriteString(banner)
 	b.WriteString(r.Ending(d.Summary()))
 	_, err := io.WriteString(w, b.String())
 	return err
