@@ -150,9 +150,9 @@ func exportOne(ctx context.Context, file, out string, red *dialogread.Redactor, 
 	if err != nil {
 		return err
 	}
-	d, err := dialogread.Read(src, red)
+	d, err := readSource(src, file, red)
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", file, err)
+		return err
 	}
 	if d.Init != nil {
 		run.Init = d.Init.Init

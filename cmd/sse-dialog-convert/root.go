@@ -97,7 +97,7 @@ func tell(w io.Writer, err error) {
 		tell(w, e.err)
 		return
 	}
-	fmt.Fprintf(w, "%s: %v\n", name, err)
+	fmt.Fprintf(w, "%s: %s\n", name, terminalSafe(err.Error()))
 	if errors.As(err, &ue) && !ue.noHelp {
 		fmt.Fprintf(w, "Run '%s --help' for usage.\n", name)
 	}
