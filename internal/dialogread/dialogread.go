@@ -381,6 +381,20 @@ func ReadLimited(r io.Reader, red *Redactor, lim Limits) (*Dialog, error) {
 			d.LeftOut.LongBytes += long
 			return nil
 		}
+		size := int64(len(line)) + 1
+		if d.LeftOut.Entries > 0 && !bytes.Contains(line, []byte(`"complete"`)) && !bytes.Contains(line, []byte(`"tool"`)) {
+			// Past the cap only the ending and tool results are kept: any
+			// other line is only told apart from one that is no entry,
+			// without decoding it.
+			if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+				d.Count++
+				d.LeftOut.Entries++
+				d.LeftOut.Bytes += size
+			} else if len(t) > 0 {
+				d.Skipped++
+			}
+			return nil
+		}
 		e, err := ParseLine(line, red)
 		if err != nil {
 			if len(bytes.TrimSpace(line)) > 0 {
@@ -389,7 +403,6 @@ func ReadLimited(r io.Reader, red *Redactor, lim Limits) (*Dialog, error) {
 			return nil
 		}
 		e.Line = lines
-		size := int64(len(line)) + 1
 		if lim.MaxBytes > 0 && (d.LeftOut.Entries > 0 || kept+size > lim.MaxBytes) {
 			d.leaveOut(e, size)
 			return nil
