@@ -173,7 +173,8 @@ func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) err
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s: %w", dir, unwrapPath(err))
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	// A short name of its own: a page's name may be near the 255-byte limit.
+	tmp, err := os.CreateTemp(dir, batchTempPrefix+strconv.Itoa(os.Getpid())+"-*.tmp")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
