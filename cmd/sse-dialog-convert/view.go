@@ -115,13 +115,23 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 			return usagef("--follow needs a FILE")
 		}
 		s := view.NewStream(stdout, vopt)
-		err := followDialog(file, o.idleTimeout, stderr, func(line []byte) error {
+		var long dialogread.LeftOut
+		long.Limits = dialogread.DefaultLimits
+		err := followDialog(file, o.idleTimeout, stderr, func(line []byte, n int64) error {
+			if n > 0 {
+				long.LongLines++
+				long.LongBytes += n
+				return nil
+			}
 			e, perr := dialogread.ParseLine(line, red)
 			if perr != nil {
 				return nil
 			}
 			return s.Add(e)
 		})
+		if msg := long.Banner(0); msg != "" {
+			s.Note(msg)
+		}
 		if cerr := s.Close(); err == nil {
 			err = cerr
 		}
@@ -333,9 +343,6 @@ func viewJob(src source, w io.Writer, stderr io.Writer) (*job, error) {
 	return j, nil
 }
 
-// firstLine reads the first line of br, newline included, whatever its length.
-func firstLine(br *bufio.Reader) ([]byte, error) { return firstLineCapped(br, 0) }
-
 // firstLineCapped reads the first line of br, newline included, or its
 // first max bytes and a few more when it is longer (0: whatever its length).
 func firstLineCapped(br *bufio.Reader, max int) ([]byte, error) {
@@ -359,7 +366,10 @@ func firstLineCapped(br *bufio.Reader, max int) ([]byte, error) {
 // followDialog passes each line of a growing dialog to fn: FILE itself when
 // it is a dialog, else its live conversion. It ends at the dialog's
 // complete entry, or after idle without new data.
-func followDialog(file string, idle time.Duration, stderr io.Writer, fn func([]byte) error) error {
+//
+// fn gets each line, or for a line longer than dialogread.DefaultLimits'
+// MaxLine, read without being kept, an empty one and its length.
+func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(line []byte, long int64) error) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	opt := follow.Options{Idle: idle, Grace: followGrace, Stop: stop}
@@ -377,7 +387,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func([]b
 	var finished func() bool
 	opt.Done = func() bool { return finished != nil && finished() }
 	br := bufio.NewReaderSize(follow.New(f, opt), 64<<10)
-	first, err := firstLine(br)
+	first, err := firstLineCapped(br, dialogread.DefaultLimits.MaxLine)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", file, err)
 	}
@@ -386,13 +396,13 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func([]b
 	if dialogread.IsDialog(first) {
 		complete := false
 		finished = func() bool { return complete }
-		return dialogread.EachLine(in, func(line []byte) error {
+		return dialogread.EachLineCapped(in, dialogread.DefaultLimits.MaxLine, func(line []byte, long int64) error {
 			if !complete && bytes.Contains(line, []byte(`"complete"`)) {
 				if e, err := dialogread.ParseLine(line, nil); err == nil && e.Type == "complete" {
 					complete = true
 				}
 			}
-			return fn(line)
+			return fn(line, long)
 		})
 	}
 
@@ -407,7 +417,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func([]b
 		return j.readInputs(conv)
 	}
 	go func() { pw.CloseWithError(j.run(context.Background())) }()
-	err = dialogread.EachLine(pr, fn)
+	err = dialogread.EachLineCapped(pr, dialogread.DefaultLimits.MaxLine, fn)
 	pr.CloseWithError(errors.New("view stopped"))
 	return err
 }

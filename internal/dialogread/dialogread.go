@@ -458,6 +458,13 @@ func EachLine(r io.Reader, fn func([]byte) error) error {
 	return eachLineCapped(r, 0, func(line []byte, _ int64) error { return fn(line) })
 }
 
+// EachLineCapped is EachLine for lines of at most maxLine bytes (0: any):
+// a longer line is read to its end without being kept, and fn gets an
+// empty line and its length as long.
+func EachLineCapped(r io.Reader, maxLine int, fn func(line []byte, long int64) error) error {
+	return eachLineCapped(r, maxLine, fn)
+}
+
 // eachLineCapped is EachLine for lines of at most maxLine bytes (0: any):
 // a longer line is read to its end without being kept, and fn gets an
 // empty line and its length as long.

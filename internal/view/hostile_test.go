@@ -65,3 +65,26 @@ func TestViewSaysWhatWasLeftOut(t *testing.T) {
 	require.NoError(t, view.Render(&b, whole, view.Options{Width: 200}))
 	assert.NotContains(t, b.String(), "left out")
 }
+
+// A followed dialog keeps no text it has drawn: of a call with a subagent,
+// only what its end needs until it ends.
+func TestStreamKeepsNoDrawnText(t *testing.T) {
+	var out bytes.Buffer
+	s := view.NewStream(&out, view.Options{Width: 80})
+	lines := strings.Split(strings.TrimSpace(hostileDialog), "\n")
+	for _, l := range lines {
+		e, err := dialogread.ParseLine([]byte(l), nil)
+		require.NoError(t, err)
+		require.NoError(t, s.Add(e))
+	}
+	require.NoError(t, s.Close())
+	assert.Contains(t, out.String(), "looks harmless", "drawn before it was dropped")
+	assert.Contains(t, out.String(), "■ success · 1 turn")
+	for _, n := range s.Dialog().Nodes {
+		for _, e := range []*dialogread.Entry{n.Entry, n.Result} {
+			if e != nil && e.Type != "complete" && e.Type != "init" {
+				assert.Empty(t, e.Content+e.Result+e.Error+string(e.Args), "seq %d", e.Seq)
+			}
+		}
+	}
+}
