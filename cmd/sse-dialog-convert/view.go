@@ -115,21 +115,24 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 			return usagef("--follow needs a FILE")
 		}
 		s := view.NewStream(stdout, vopt)
-		var long dialogread.LeftOut
-		long.Limits = dialogread.DefaultLimits
+		// What is not shown is counted, and said before the closing line.
+		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits}}
 		err := followDialog(file, o.idleTimeout, stderr, func(line []byte, n int64) error {
 			if n > 0 {
-				long.LongLines++
-				long.LongBytes += n
+				unshown.LeftOut.LongLines++
+				unshown.LeftOut.LongBytes += n
 				return nil
 			}
 			e, perr := dialogread.ParseLine(line, red)
 			if perr != nil {
+				if len(bytes.TrimSpace(line)) > 0 {
+					unshown.Skipped++
+				}
 				return nil
 			}
 			return s.Add(e)
 		})
-		if msg := long.Banner(0); msg != "" {
+		if msg := unshown.Banner(); msg != "" {
 			s.Note(msg)
 		}
 		if cerr := s.Close(); err == nil {

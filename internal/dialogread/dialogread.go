@@ -367,6 +367,23 @@ func (l LeftOut) Banner(kept int) string {
 // Any reports whether anything was left out.
 func (l LeftOut) Any() bool { return l.Entries > 0 || l.LongLines > 0 || l.CutResults > 0 }
 
+// Banner says in one sentence what the dialog read does not show: what
+// its limits left out, and the lines skipped as no entry; "" when nothing.
+func (d *Dialog) Banner() string {
+	msg := d.LeftOut.Banner(d.Count - d.LeftOut.Entries)
+	if d.Skipped == 0 {
+		return msg
+	}
+	skipped := fmt.Sprintf("%d lines that are not JSON objects (or nest too deep to read) are skipped", d.Skipped)
+	if d.Skipped == 1 {
+		skipped = "1 line that is not a JSON object (or nests too deep to read) is skipped"
+	}
+	if msg == "" {
+		return "incomplete view: " + skipped
+	}
+	return msg + "; " + skipped
+}
+
 // ReadLimited reads a dialog, holding no more than lim allows; what it
 // leaves out is counted in the Dialog's LeftOut.
 func ReadLimited(r io.Reader, red *Redactor, lim Limits) (*Dialog, error) {

@@ -147,7 +147,7 @@ func Write(w io.Writer, d *dialogread.Dialog, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return writePage(w, data.Title, d.LeftOut.Banner(d.Count-d.LeftOut.Entries), js)
+	return writePage(w, data.Title, d.Banner(), js)
 }
 
 // writePage writes the page; banner, when not empty, says what the page

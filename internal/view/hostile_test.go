@@ -88,3 +88,15 @@ func TestStreamKeepsNoDrawnText(t *testing.T) {
 		}
 	}
 }
+
+// Lines that are no entry are said, not dropped silently: a line nested
+// past encoding/json's limit among them.
+func TestViewSaysWhatWasSkipped(t *testing.T) {
+	in := strings.Replace(hostileDialog, "\n", "\nnot json\n"+`{"seq":9,"x":`+strings.Repeat("[", 20000)+strings.Repeat("]", 20000)+"}\n", 1)
+	d, err := dialogread.Read(strings.NewReader(in), nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, d.Skipped)
+	var b bytes.Buffer
+	require.NoError(t, view.Render(&b, d, view.Options{Width: 200}))
+	assert.Contains(t, b.String(), "incomplete view: 2 lines that are not JSON objects (or nest too deep to read) are skipped")
+}

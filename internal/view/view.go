@@ -63,7 +63,7 @@ func Render(w io.Writer, d *dialogread.Dialog, opt Options) error {
 	// What a capped read left out is said before the dialog and again
 	// before its ending, where a reader of a long view looks.
 	banner := ""
-	if msg := d.LeftOut.Banner(d.Count - d.LeftOut.Entries); msg != "" {
+	if msg := d.Banner(); msg != "" {
 		banner = r.paint(bold+";"+yellow, "⚠ left out") + "\n" + r.text(msg, 0, yellow) + "\n"
 	}
 	b.WriteString(banner)
