@@ -116,7 +116,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		}
 		s := view.NewStream(stdout, vopt)
 		// What is not shown is counted, and said before the closing line.
-		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits}}
+		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits()}}
 		err := followDialog(file, o.idleTimeout, stderr, func(line []byte, n int64) error {
 			if n > 0 {
 				unshown.LeftOut.LongLines++
@@ -229,7 +229,7 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 	done := func() { release(); closeFile() }
 	br := bufio.NewReaderSize(r, 64<<10)
 	// A first line longer than a dialog's line cap is no dialog to show.
-	first, err := firstLineCapped(br, dialogread.DefaultLimits.MaxLine)
+	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
 		done()
 		return nil, fmt.Errorf("reading %s: %w", quoteName(src.name), unwrapPath(err))
@@ -288,7 +288,7 @@ var errViewClosed = errors.New("the dialog is no longer read")
 // readSource reads a dialog from src within dialogread's limits; the
 // conversion's failure comes before the read error it caused.
 func readSource(src io.ReadCloser, file string, red *dialogread.Redactor) (*dialogread.Dialog, error) {
-	d, err := dialogread.ReadLimited(src, red, dialogread.DefaultLimits)
+	d, err := dialogread.ReadLimited(src, red, dialogread.DefaultLimits())
 	if cerr := src.Close(); cerr != nil {
 		return nil, cerr
 	}
@@ -370,8 +370,8 @@ func firstLineCapped(br *bufio.Reader, max int) ([]byte, error) {
 // it is a dialog, else its live conversion. It ends at the dialog's
 // complete entry, or after idle without new data.
 //
-// fn gets each line, or for a line longer than dialogread.DefaultLimits'
-// MaxLine, read without being kept, an empty one and its length.
+// fn gets each line, or for a line longer than dialogread.DefaultMaxBytes,
+// read without being kept, an empty one and its length.
 func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(line []byte, long int64) error) error {
 	stop := make(chan struct{})
 	defer close(stop)
@@ -390,7 +390,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(lin
 	var finished func() bool
 	opt.Done = func() bool { return finished != nil && finished() }
 	br := bufio.NewReaderSize(follow.New(f, opt), 64<<10)
-	first, err := firstLineCapped(br, dialogread.DefaultLimits.MaxLine)
+	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", file, err)
 	}
@@ -399,7 +399,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(lin
 	if dialogread.IsDialog(first) {
 		complete := false
 		finished = func() bool { return complete }
-		return dialogread.EachLineCapped(in, dialogread.DefaultLimits.MaxLine, func(line []byte, long int64) error {
+		return dialogread.EachLineCapped(in, dialogread.DefaultMaxBytes, func(line []byte, long int64) error {
 			if !complete && bytes.Contains(line, []byte(`"complete"`)) {
 				if e, err := dialogread.ParseLine(line, nil); err == nil && e.Type == "complete" {
 					complete = true
@@ -420,7 +420,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(lin
 		return j.readInputs(conv)
 	}
 	go func() { pw.CloseWithError(j.run(context.Background())) }()
-	err = dialogread.EachLineCapped(pr, dialogread.DefaultLimits.MaxLine, fn)
+	err = dialogread.EachLineCapped(pr, dialogread.DefaultMaxBytes, fn)
 	pr.CloseWithError(errors.New("view stopped"))
 	return err
 }

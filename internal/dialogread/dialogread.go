@@ -15,7 +15,6 @@ import (
 	"io"
 	"regexp"
 	"regexp/syntax"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -323,9 +322,13 @@ type Limits struct {
 	MaxLine int
 }
 
-// DefaultLimits are view's and export's: the SSEBench web UI reads no
-// dialog over 32 MiB, so every dialog it can show is shown whole.
-var DefaultLimits = Limits{MaxBytes: 32 << 20, MaxLine: 32 << 20}
+// DefaultMaxBytes bounds what view and export hold, and the line they
+// read: the SSEBench web UI reads no dialog over 32 MiB, so every dialog
+// it can show is shown whole.
+const DefaultMaxBytes = 32 << 20
+
+// DefaultLimits are view's and export's.
+func DefaultLimits() Limits { return Limits{MaxBytes: DefaultMaxBytes, MaxLine: DefaultMaxBytes} }
 
 // LeftOutText is how much of a result's text is kept when the result is
 // merged into a kept call after MaxBytes.
@@ -650,26 +653,38 @@ func (r *Redactor) String(s string) string {
 	return b.String()
 }
 
-// protocolTypes, protocolStatuses and protocolRoles are the values of the
-// protocol's closed fields, which redaction leaves as they are.
-var (
-	protocolTypes    = []string{"init", "prompt", "message", "thinking", "tool", "complete"}
-	protocolStatuses = []string{"running", "success", "error", "timeout"}
-	protocolRoles    = []string{"assistant", "user"}
-)
+// isProtocolType, isProtocolStatus and isProtocolRole tell the values of
+// the protocol's closed fields, which redaction leaves as they are.
+func isProtocolType(s string) bool {
+	switch s {
+	case "init", "prompt", "message", "thinking", "tool", "complete":
+		return true
+	}
+	return false
+}
+
+func isProtocolStatus(s string) bool {
+	switch s {
+	case "running", "success", "error", "timeout":
+		return true
+	}
+	return false
+}
+
+func isProtocolRole(s string) bool { return s == "assistant" || s == "user" }
 
 // closed masks s unless it is one of the protocol's values.
-func (r *Redactor) closed(s string, values []string) string {
-	if slices.Contains(values, s) {
+func (r *Redactor) closed(s string, protocol func(string) bool) string {
+	if protocol(s) {
 		return s
 	}
 	return r.String(s)
 }
 
 func (r *Redactor) entry(e *Entry) {
-	e.Type = r.closed(e.Type, protocolTypes)
-	e.Status = r.closed(e.Status, protocolStatuses)
-	e.Role = r.closed(e.Role, protocolRoles)
+	e.Type = r.closed(e.Type, isProtocolType)
+	e.Status = r.closed(e.Status, isProtocolStatus)
+	e.Role = r.closed(e.Role, isProtocolRole)
 	if e.Time.IsZero() {
 		e.TS = r.String(e.TS)
 	}
