@@ -349,22 +349,32 @@ type LeftOut struct {
 
 // Banner says in one sentence what was left out, for a viewer to show
 // before the dialog; "" when nothing was.
-func (l LeftOut) Banner(kept int) string {
+func (l LeftOut) Banner() string {
 	if !l.Any() {
 		return ""
 	}
 	var parts []string
 	if l.Entries > 0 {
-		parts = append(parts, fmt.Sprintf("this shows the first %d entries: the %d entries (%s) from line %d on are left out, past the cap of %s",
-			kept, l.Entries, FormatSize(l.Bytes), l.FirstLine, FormatSize(l.Limits.MaxBytes)))
+		parts = append(parts, fmt.Sprintf("%d entries (%s) from line %d on are left out, past the cap of %s",
+			l.Entries, FormatSize(l.Bytes), l.FirstLine, FormatSize(l.Limits.MaxBytes)))
 	}
 	if l.CutResults > 0 {
-		parts = append(parts, fmt.Sprintf("%d tool results after the cap are merged into their calls with their text cut to %s", l.CutResults, FormatSize(LeftOutText)))
+		parts = append(parts, fmt.Sprintf("text cut to %s: %s after the cap, merged into their calls",
+			FormatSize(LeftOutText), counted(l.CutResults, "tool result", "tool results")))
 	}
 	if l.LongLines > 0 {
-		parts = append(parts, fmt.Sprintf("%d lines longer than %s (%s) are not read", l.LongLines, FormatSize(int64(l.Limits.MaxLine)), FormatSize(l.LongBytes)))
+		parts = append(parts, fmt.Sprintf("not read: %s over %s (%s in all)",
+			counted(l.LongLines, "line", "lines"), FormatSize(int64(l.Limits.MaxLine)), FormatSize(l.LongBytes)))
 	}
 	return "incomplete view: " + strings.Join(parts, "; ")
+}
+
+// counted is "1 line" or "3 lines".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // Any reports whether anything was left out.
@@ -373,7 +383,7 @@ func (l LeftOut) Any() bool { return l.Entries > 0 || l.LongLines > 0 || l.CutRe
 // Banner says in one sentence what the dialog read does not show: what
 // its limits left out, and the lines skipped as no entry; "" when nothing.
 func (d *Dialog) Banner() string {
-	msg := d.LeftOut.Banner(d.Count - d.LeftOut.Entries)
+	msg := d.LeftOut.Banner()
 	if d.Skipped == 0 {
 		return msg
 	}

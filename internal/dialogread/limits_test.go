@@ -74,9 +74,9 @@ func TestReadLimitedSkipsLongLines(t *testing.T) {
 func TestBanner(t *testing.T) {
 	l := dialogread.LeftOut{Entries: 5, Bytes: 3 << 20, FirstLine: 90, LongLines: 1, LongBytes: 1 << 30, CutResults: 2,
 		Limits: dialogread.Limits{MaxBytes: 32 << 20, MaxLine: 32 << 20}}
-	assert.Equal(t, "incomplete view: this shows the first 87 entries: the 5 entries (3 MiB) from line 90 on are left out, past the cap of 32 MiB; "+
-		"2 tool results after the cap are merged into their calls with their text cut to 2 KiB; 1 lines longer than 32 MiB (1 GiB) are not read", l.Banner(87))
-	assert.Equal(t, "", dialogread.LeftOut{}.Banner(3))
+	assert.Equal(t, "incomplete view: 5 entries (3 MiB) from line 90 on are left out, past the cap of 32 MiB; "+
+		"text cut to 2 KiB: 2 tool results after the cap, merged into their calls; not read: 1 line over 32 MiB (1 GiB in all)", l.Banner())
+	assert.Equal(t, "", dialogread.LeftOut{}.Banner())
 	assert.Equal(t, "1.5 KiB", dialogread.FormatSize(1536))
 	assert.Equal(t, "100 B", dialogread.FormatSize(100))
 }
