@@ -69,7 +69,7 @@ FUZZ_TARGETS := internal/dispatch:FuzzPipeline internal/dialog:FuzzISOUTC intern
 	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/jsonraw:FuzzDescent internal/frame:FuzzTrimLine internal/frame:FuzzWhole internal/codex:FuzzOpenSet \
 	internal/jsonraw:FuzzAppendStringShortcut internal/dialog:FuzzArgsKey internal/dialog:FuzzOpenCalls \
 	internal/dialog:FuzzValidUTF8 \
-	internal/termmd:FuzzRender
+	internal/termmd:FuzzRender internal/dialogread:FuzzRedactor
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \

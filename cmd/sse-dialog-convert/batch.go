@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -235,6 +238,9 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 	if err := os.MkdirAll(o.outDir, 0o755); err != nil {
 		return fmt.Errorf("cannot create the output folder: %w", err)
 	}
+	if n := removeStaleTemps(o.outDir); n > 0 {
+		fmt.Fprintf(stderr, "%s: removed %s left in %s by a batch that was killed\n", name, plural(n, "temporary file"), quoteName(o.outDir))
+	}
 	jobs := min(o.jobCount(), len(srcs))
 	copt.SinkSize = batchSinkSize
 
@@ -413,4 +419,49 @@ func (r *reporter) clear() {
 		fmt.Fprintf(r.w, "\r%s\r", strings.Repeat(" ", r.shown))
 		r.shown = 0
 	}
+}
+
+// batchTempPrefix starts the name of every temporary dialog of a batch:
+// then the process id, a random part, and ".tmp". Short and fixed, so that
+// an input whose own name is near the system's limit (255 bytes) still
+// gets a temporary file, and so that one left by a killed batch is known
+// for what it is.
+const batchTempPrefix = ".sse-dialog-convert-"
+
+// createBatchTemp creates a temporary dialog in dir, mode 0666 less the
+// umask, as a dialog written in place has (os.CreateTemp gives 0600).
+func createBatchTemp(dir string) (*os.File, error) {
+	prefix := filepath.Join(dir, batchTempPrefix+strconv.Itoa(os.Getpid())+"-")
+	for {
+		f, err := os.OpenFile(prefix+strconv.FormatUint(uint64(rand.Uint32()), 36)+".tmp", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+}
+
+// removeStaleTemps removes the temporary dialogs in dir that a batch left
+// when it was killed (SIGKILL leaves no time to remove them): those of a
+// process that no longer runs. It returns how many it removed.
+func removeStaleTemps(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	removed := 0
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), batchTempPrefix)
+		if !ok || !e.Type().IsRegular() || !strings.HasSuffix(rest, ".tmp") {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processRuns(pid) {
+			continue
+		}
+		if os.Remove(filepath.Join(dir, e.Name())) == nil {
+			removed++
+		}
+	}
+	return removed
 }

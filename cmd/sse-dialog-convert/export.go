@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -91,7 +92,10 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 		}
 	}
 	files = each
-	names := pageNames(files, o.outDir != "")
+	// The pages' names come from the inputs' paths: masked like the rest,
+	// before clashes are told apart, so that no name or link holds what
+	// --redact hides.
+	names := pageNames(redactPaths(files, red), o.outDir != "")
 	outs := make([]string, len(files))
 	for i := range files {
 		switch {
@@ -132,10 +136,10 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 			return stopOf(ctx)
 		}
 		out := outs[i]
-		run := htmlexport.Run{Href: names[i], Source: file}
+		run := htmlexport.Run{Href: pageHref(names[i]), Source: red.String(file)}
 		if err := exportOne(ctx, file, out, red, stdin, stdout, stderr, &run); err != nil {
 			tell(stderr, err)
-			run.Href, run.Err = "", err.Error()
+			run.Href, run.Err = "", red.String(err.Error())
 			failed = true
 		}
 		runs = append(runs, run)
@@ -161,9 +165,9 @@ func exportOne(ctx context.Context, file, out string, red *dialogread.Redactor, 
 	if err != nil {
 		return err
 	}
-	d, err := dialogread.Read(src, red)
+	d, err := readSource(src, file, red)
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", file, err)
+		return err
 	}
 	if d.Init != nil {
 		run.Init = d.Init.Init
@@ -184,7 +188,8 @@ func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) err
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s: %w", dir, unwrapPath(err))
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	// A short name of its own: a page's name may be near the 255-byte limit.
+	tmp, err := os.CreateTemp(dir, batchTempPrefix+strconv.Itoa(os.Getpid())+"-*.tmp")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
@@ -207,6 +212,39 @@ func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) err
 		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
 	}
 	return nil
+}
+
+// redactPaths masks each path's absolute form (its folders name the page
+// when names clash); a path the mask made relative is kept absolute, so
+// that it is not taken as relative to the working directory. "-" stays.
+func redactPaths(files []string, red *dialogread.Redactor) []string {
+	if red == nil {
+		return files
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		if f == "-" {
+			out[i] = f
+			continue
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			abs = f
+		}
+		masked := red.String(abs)
+		if !filepath.IsAbs(masked) {
+			masked = string(filepath.Separator) + masked
+		}
+		out[i] = masked
+	}
+	return out
+}
+
+// pageHref is the index's link to a page named name, in the same folder:
+// the name as one path segment, so that a legal name holding #, ?, % or :
+// is not read as a fragment, a query, an escape or a scheme.
+func pageHref(name string) string {
+	return strings.ReplaceAll(url.PathEscape(name), ":", "%3A")
 }
 
 // pageNames gives each FILE its page's name: the name the batch mode gives

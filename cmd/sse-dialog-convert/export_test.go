@@ -113,3 +113,60 @@ func TestExportStopped(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	assert.Empty(t, entries, "no page, no index, no temporary file")
 }
+
+// --redact covers the pages' names and the index: the README's own
+// '/home/[^/]+' leaked every user's folder through them. Names that the
+// mask makes clash are told apart after masking.
+func TestExportRedactsNames(t *testing.T) {
+	root := t.TempDir()
+	src, err := os.ReadFile("../../testdata/view/showcase.dialog.jsonl")
+	require.NoError(t, err)
+	var files []string
+	for _, user := range []string{"alice", "bob"} {
+		dir := filepath.Join(root, "home", user, "proj-"+user)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		files = append(files, filepath.Join(dir, "run.jsonl"))
+		require.NoError(t, os.WriteFile(files[len(files)-1], src, 0o644))
+	}
+	files = append(files, filepath.Join(root, "home", "carol", "missing.jsonl"))
+	out := filepath.Join(root, "report")
+	args := append([]string{"export", "--html", "--out-dir", out, "--redact", "/home/[^/]+", "--redact", `proj-\w+`}, files...)
+	code, _, errOut := runCLI(t, "", args...)
+	assert.Equal(t, 1, code, errOut)
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"index.html", "run-2.html", "run.html"}, names)
+	for _, e := range entries {
+		page, err := os.ReadFile(filepath.Join(out, e.Name()))
+		require.NoError(t, err)
+		for _, secret := range []string{"alice", "bob", "carol"} {
+			assert.NotContains(t, string(page), secret, e.Name())
+		}
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	require.NoError(t, err)
+	assert.Equal(t, 3, strings.Count(string(index), "<tr class="), "a row per input, the failed one too")
+}
+
+// The index links to a page whatever its legal name holds: #, ?, % and :
+// are escaped in the link, so that they are not read as a fragment, a
+// query, an escape or a scheme.
+func TestExportIndexLinksOddNames(t *testing.T) {
+	root := t.TempDir()
+	src, err := os.ReadFile("../../testdata/view/showcase.dialog.jsonl")
+	require.NoError(t, err)
+	in := filepath.Join(root, "a#b?c%41d:e.jsonl")
+	require.NoError(t, os.WriteFile(in, src, 0o644))
+	out := filepath.Join(root, "report")
+	code, _, errOut := runCLI(t, "", "export", "--html", "--out-dir", out, in)
+	require.Equal(t, 0, code, errOut)
+	_, err = os.Stat(filepath.Join(out, "a#b?c%41d:e.html"))
+	require.NoError(t, err)
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), `href="a%23b%3Fc%2541d%3Ae.html"`)
+}

@@ -53,7 +53,7 @@ func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle
 	opt := follow.Options{Idle: idle, Grace: followGrace, Done: conv.Finished, Stop: ctx.Done()}
 	fail := func(err error) fed { return fed{code: 1, errs: []error{err}} }
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintf(stderr, "%s: waiting for %s to appear\n", name, file)
+		fmt.Fprintf(stderr, "%s: waiting for %s to appear\n", name, quoteName(file))
 	}
 	f, err := follow.Open(file, opt)
 	if errors.Is(err, follow.ErrGaveUp) {
@@ -81,9 +81,9 @@ func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle
 	}
 	switch r.Why() {
 	case follow.Idle:
-		fmt.Fprintf(stderr, "%s: %s: no new data for %v; the dialog ends here\n", name, file, idle)
+		fmt.Fprintf(stderr, "%s: %s: no new data for %v; the dialog ends here\n", name, quoteName(file), idle)
 	case follow.Truncated:
-		fmt.Fprintf(stderr, "%s: %s was truncated while followed; the dialog ends here\n", name, file)
+		fmt.Fprintf(stderr, "%s: %s was truncated while followed; the dialog ends here\n", name, quoteName(file))
 	}
 	return fed{whole: true}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
@@ -127,10 +126,18 @@ func (j *job) run(ctx context.Context) error {
 	// An input that could not be read at all leaves no dialog where that
 	// is up to us (a batch's temporary file): there is nothing to show.
 	unread := len(f.errs) > 0 && conv.Stats().Lines == 0
-	if err := j.out.finish(outErr == nil && !j.stopped && !unread); err != nil && outErr == nil {
+	keep := outErr == nil && !j.stopped && !unread
+	// Nor does a batch's file that fails (issue 27): what its dialog
+	// holds is not the file's dialog, and a placeholder under the final
+	// name would pass for one.
+	failedFile := false
+	if code, errs := j.verdict(f, conv); j.out.temp && (code != 0 || len(errs) > 0) {
+		keep, failedFile = false, true
+	}
+	if err := j.out.finish(keep); err != nil && outErr == nil {
 		outErr = err
 	}
-	j.written = outErr == nil && !j.stopped && !(unread && j.out.temp)
+	j.written = outErr == nil && !j.stopped && !(unread && j.out.temp) && !failedFile
 	if outErr != nil {
 		var oe *dispatch.OutputError
 		if errors.As(outErr, &oe) {
@@ -148,7 +155,14 @@ func (j *job) run(ctx context.Context) error {
 	if j.stopped {
 		return stopOf(ctx)
 	}
-	code, errs := f.code, f.errs
+	code, errs := j.verdict(f, conv)
+	return failed(code, errs...)
+}
+
+// verdict is the job's exit code and errors once its dialog is closed:
+// the feed's, a wrong format's, --strict's.
+func (j *job) verdict(f fed, conv *dispatch.Converter) (int, []error) {
+	code, errs := f.code, append([]error{}, f.errs...)
 	if f.whole && j.format != "" {
 		if msg := wrongFormat(conv, j.format, j.name); msg != "" {
 			errs = append(errs, errors.New(msg))
@@ -159,7 +173,7 @@ func (j *job) run(ctx context.Context) error {
 		errs = append(errs, j.mention(fmt.Errorf("--strict: %s skipped as broken", wasWere(bad, j.lines))))
 		code = 1
 	}
-	return failed(code, errs...)
+	return code, errs
 }
 
 // mention names the input in a message of a batch, where many are told.
@@ -327,12 +341,11 @@ func (o *output) create() (io.Writer, error) {
 		return o.w, nil
 	}
 	if o.temp {
-		o.tmp = filepath.Join(filepath.Dir(o.path), "."+filepath.Base(o.path)+".tmp"+strconv.Itoa(os.Getpid()))
-		f, err := os.OpenFile(o.tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+		f, err := createBatchTemp(filepath.Dir(o.path))
 		if err != nil {
 			return nil, o.failed(err)
 		}
-		o.f = f
+		o.f, o.tmp = f, f.Name()
 		return f, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(o.path), 0o755); err != nil {

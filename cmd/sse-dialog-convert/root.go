@@ -99,10 +99,10 @@ func tell(w io.Writer, err error) {
 		return
 	}
 	if errors.As(err, &ue) && !ue.noHelp {
-		fmt.Fprintf(w, "%s: %v (usage: %s --help)\n", name, err, firstOf(ue.where, name))
+		fmt.Fprintf(w, "%s: %s (usage: %s --help)\n", name, terminalSafe(err.Error()), firstOf(ue.where, name))
 		return
 	}
-	fmt.Fprintf(w, "%s: %v\n", name, err)
+	fmt.Fprintf(w, "%s: %s\n", name, terminalSafe(err.Error()))
 }
 
 // run is the whole program; main only passes it the process's streams.

@@ -215,7 +215,7 @@ func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, s
 	j.out = fileOutput(o.outputPath(), stdout)
 	j.lines = "output line"
 	j.waitOnStop = true
-	a := &agent{o: &o, argv: argv, stdin: agentIn, stdout: stdout, stderr: stderr, sigs: agentSigs}
+	a := &agent{o: &o, argv: argv, stdin: agentIn, stdout: stdout, stderr: stderr, sigs: agentSigs, dialog: j.out}
 	j.feed = a.feed
 	return j.run(ctx)
 }
@@ -228,6 +228,7 @@ type agent struct {
 	stdout io.Writer
 	stderr io.Writer
 	sigs   chan os.Signal // what agentrun passes on to the agent's group
+	dialog *output        // the dialog, open once the feed starts
 }
 
 func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
@@ -240,9 +241,15 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 	tpath := o.transcriptPath()
 	if !o.noTranscript {
 		var err error
-		if transcript, err = createFile(tpath); err != nil {
-			err = fmt.Errorf("cannot write the transcript: %w", err)
-			return fed{code: 1, errs: []error{err}, ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: err.Error()}}
+		if transcript, err = openTranscript(tpath, a.writes()); err != nil {
+			code := 1
+			var ue *usageError
+			if errors.As(err, &ue) {
+				code = 2
+			} else {
+				err = fmt.Errorf("cannot write the transcript: %w", err)
+			}
+			return fed{code: code, errs: []error{err}, ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: err.Error()}}
 		}
 		defer transcript.Close() // for the early returns; closed and checked below
 	}
@@ -361,10 +368,48 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// createFile creates a file and its folder.
-func createFile(path string) (*os.File, error) {
+// writes are the files the run writes besides the transcript, as they are
+// open: the dialog, and standard output (the dialog with -o -, --tee).
+func (a *agent) writes() []namedFile {
+	var out []namedFile
+	if a.dialog != nil && a.dialog.f != nil {
+		f := namedFile{what: "the dialog", path: a.dialog.path}
+		f.info, _ = a.dialog.f.Stat()
+		out = append(out, f)
+	}
+	if a.o.tee || a.o.outputPath() == "-" {
+		out = append(out, stdoutFile("standard output", a.stdout))
+	}
+	return out
+}
+
+// openTranscript opens the transcript, creating it and its folder, and
+// refuses it when it is one of the files the run writes (writes): through a
+// dangling symlink or a symlinked folder, the usual first run, the check
+// before the start sees no file yet, and the dialog and the transcript went
+// into one file, both corrupt, exit 0. The open files are compared, before
+// a byte is written; the transcript is emptied only after.
+func openTranscript(path string, writes []namedFile) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	return os.Create(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && info.Mode().IsRegular() {
+		for _, w := range writes {
+			if w.info != nil && os.SameFile(info, w.info) {
+				f.Close()
+				return nil, refusef("refusing to write the transcript to %s: it is the same file as %s", quoteName(path), w)
+			}
+		}
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }

@@ -619,3 +619,31 @@ func TestRunSignal(t *testing.T) {
 		})
 	}
 }
+
+// The transcript and the dialog that are one file only once created —
+// through a dangling symlink, or a symlinked folder — are refused when
+// open, before a byte is written: the dialog ends the run as not started,
+// the transcript is not written, the exit is 2.
+func TestRunTranscriptIsTheDialogOnceOpen(t *testing.T) {
+	for _, how := range []string{"dangling symlink", "symlinked folder"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			var transcript string
+			switch how {
+			case "dangling symlink":
+				transcript = filepath.Join(dir, "transcript.jsonl")
+				require.NoError(t, os.Symlink(filepath.Join(dir, "dialog.jsonl"), transcript))
+			case "symlinked folder":
+				require.NoError(t, os.Symlink(dir, filepath.Join(dir, "same")))
+				transcript = filepath.Join(dir, "same", "dialog.jsonl")
+			}
+			r := runAgent(t, dir, "", "--transcript", transcript, "--timeout", agentLimit, "--", agentFile(t, "cat.sh"), agentFile(t, "codex-basic.jsonl"))
+			assert.Equal(t, 2, r.code, r.stderr)
+			assert.Contains(t, r.stderr, "refusing to write the transcript to "+transcript+": it is the same file as the dialog "+filepath.Join(dir, "dialog.jsonl"))
+			end := r.complete(t)
+			assert.Equal(t, "error", end["status"])
+			assert.Equal(t, "not_started", end["reason"])
+			assert.NotContains(t, string(r.dialog), "thread.started", "no byte of the agent's output is in the dialog")
+		})
+	}
+}

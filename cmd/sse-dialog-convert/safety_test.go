@@ -314,7 +314,8 @@ func TestWrongFormatIsSaidOutLoud(t *testing.T) {
 	}
 }
 
-// In a batch a wrong file fails with the line; its dialog is kept.
+// In a batch a wrong file fails with the line; it leaves no dialog under
+// its final name (issue 27: a failed file of a batch leaves none).
 func TestWrongFormatInABatch(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.jsonl")
@@ -326,7 +327,9 @@ func TestWrongFormatInABatch(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, name+": no codex events in "+wrong+"; it looks like Claude Code stream-json")
 	assert.Contains(t, stderr, "2 files: 1 converted, 1 failed;")
-	assert.Len(t, readDialogs(t, out), 2)
+	dialogs := readDialogs(t, out)
+	assert.Len(t, dialogs, 1)
+	assert.Contains(t, dialogs, "good.dialog.jsonl")
 }
 
 // run says it too, once the agent has exited; the agent's success turns

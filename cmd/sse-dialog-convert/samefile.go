@@ -19,7 +19,7 @@ func (f namedFile) String() string {
 	if f.path == "" {
 		return f.what
 	}
-	return f.what + " " + f.path
+	return f.what + " " + quoteName(f.path)
 }
 
 // statFile names path and finds what it is, through symlinks.

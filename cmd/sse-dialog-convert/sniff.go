@@ -30,6 +30,7 @@ func wrongFormat(conv *dispatch.Converter, format, input string) string {
 		}
 	}
 	chosen, known := conv.Format()
+	input = quoteName(input)
 	switch {
 	case format != "auto" && format != "":
 		if st.Recognised == 0 {

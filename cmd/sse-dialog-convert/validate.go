@@ -65,9 +65,9 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 				return
 			}
 			if f.Line == 0 {
-				fmt.Fprintf(stdout, "%s: %s\n", rep.File, f.Msg)
+				fmt.Fprintf(stdout, "%s: %s\n", quoteName(rep.File), f.Msg)
 			} else {
-				fmt.Fprintf(stdout, "%s:%d: %s\n", rep.File, f.Line, f.Msg)
+				fmt.Fprintf(stdout, "%s:%d: %s\n", quoteName(rep.File), f.Line, f.Msg)
 			}
 		})
 		if err != nil {
@@ -141,7 +141,7 @@ func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Fi
 		found(rep, f)
 	})
 	if err != nil {
-		return rep, fmt.Errorf("reading %s: %w", rep.File, unwrapPath(err))
+		return rep, fmt.Errorf("reading %s: %w", quoteName(rep.File), unwrapPath(err))
 	}
 	return rep, nil
 }

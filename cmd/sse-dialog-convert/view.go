@@ -115,13 +115,26 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 			return usagef("--follow needs a FILE")
 		}
 		s := view.NewStream(stdout, vopt)
-		err := followDialog(file, o.idleTimeout, stderr, func(line []byte) error {
+		// What is not shown is counted, and said before the closing line.
+		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits()}}
+		err := followDialog(file, o.idleTimeout, stderr, func(line []byte, n int64) error {
+			if n > 0 {
+				unshown.LeftOut.LongLines++
+				unshown.LeftOut.LongBytes += n
+				return nil
+			}
 			e, perr := dialogread.ParseLine(line, red)
 			if perr != nil {
+				if len(bytes.TrimSpace(line)) > 0 {
+					unshown.Skipped++
+				}
 				return nil
 			}
 			return s.Add(e)
 		})
+		if msg := unshown.Banner(); msg != "" {
+			s.Note(msg)
+		}
 		if cerr := s.Close(); err == nil {
 			err = cerr
 		}
@@ -136,9 +149,9 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	if err != nil {
 		return err
 	}
-	d, err := dialogread.Read(src, red)
+	d, err := readSource(src, file, red)
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", file, err)
+		return err
 	}
 	var out bytes.Buffer
 	if err := view.Render(&out, d, vopt); err != nil {
@@ -190,48 +203,106 @@ func page(out []byte, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// dialogSource returns the dialog of FILE ("-": stdin) as JSON lines: a
-// dialog is read as it is; any other input is converted in memory the way
-// the root command converts it (a session file, or a folder holding one,
-// the way its format reads it). It is the one place where view and export
-// call the converter.
-func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.Writer) (io.Reader, error) {
+// dialogSource returns the dialog of FILE ("-": stdin) as JSON lines, read
+// as they are needed: a dialog is read as it is; any other input is
+// converted on the fly the way the root command converts it (a session
+// file, or a folder holding one, the way its format reads it). Nothing is
+// held whole: what a viewer keeps is bounded by dialogread's limits. Close
+// ends the reading (and the conversion) and returns what failed, which
+// comes before a read error it caused. It is the one place where view and
+// export call the converter.
+func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.Writer) (io.ReadCloser, error) {
 	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
 	if file == "-" && isTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
 	}
+	closeFile := func() {}
 	if file != "-" {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
 			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin, 1), stderr)
 		}
 		f, err := openInput(file)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", file, unwrapPath(err))
+			return nil, fmt.Errorf("cannot read %s: %w", quoteName(file), unwrapPath(err))
 		}
-		defer f.Close()
+		closeFile = func() { f.Close() }
 		src = source{name: file, inputs: []*input{{name: file, label: file, r: f, stream: true}}}
 	}
-	// Read whole: the dialog is shown (or exported) once it is all read.
 	r, release, err := sessionfile.Decompressed(src.inputs[0].r)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", src.name, unwrapPath(err))
+		closeFile()
+		return nil, fmt.Errorf("reading %s: %w", quoteName(src.name), unwrapPath(err))
 	}
-	defer release()
-	b, err := io.ReadAll(r)
+	done := func() { release(); closeFile() }
+	br := bufio.NewReaderSize(r, 64<<10)
+	// A first line longer than a dialog's line cap is no dialog to show.
+	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", src.name, unwrapPath(err))
+		done()
+		return nil, fmt.Errorf("reading %s: %w", quoteName(src.name), unwrapPath(err))
 	}
-	first, _, _ := bytes.Cut(b, []byte("\n"))
+	in := io.MultiReader(bytes.NewReader(first), br)
 	if dialogread.IsDialog(first) {
-		return bytes.NewReader(b), nil
+		return &sourceReader{r: in, done: done}, nil
 	}
 	if file != "-" {
 		if srcs := sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].format != nil {
+			done()
 			return convertSources(ctx, srcs, stderr) // a session: read as its format says
 		}
 	}
-	src.inputs = []*input{readerInput(bytes.NewReader(b), src.name)}
-	return convertSource(ctx, src, stderr)
+	src.inputs = []*input{readerInput(in, src.name)}
+	rc, err := convertSource(ctx, src, stderr)
+	if err != nil {
+		done()
+		return nil, err
+	}
+	rc.(*sourceReader).done = done
+	return rc, nil
+}
+
+// sourceReader is a dialog being read: a file's, or a conversion's
+// running in its own goroutine.
+type sourceReader struct {
+	r      io.Reader
+	pipe   *io.PipeReader // the conversion's output, nil for a file
+	result chan error     // the conversion's end
+	done   func()         // closes what was opened
+}
+
+func (s *sourceReader) Read(p []byte) (int, error) { return s.r.Read(p) }
+
+// Close stops the conversion if it still runs, waits for its end, closes
+// what was opened and returns what the conversion failed with.
+func (s *sourceReader) Close() error {
+	var err error
+	if s.pipe != nil {
+		s.pipe.CloseWithError(errViewClosed)
+		err = <-s.result
+		if errors.Is(err, errViewClosed) {
+			err = nil
+		}
+	}
+	if s.done != nil {
+		s.done()
+	}
+	return err
+}
+
+// errViewClosed ends a conversion whose dialog is no longer read.
+var errViewClosed = errors.New("the dialog is no longer read")
+
+// readSource reads a dialog from src within dialogread's limits; the
+// conversion's failure comes before the read error it caused.
+func readSource(src io.ReadCloser, file string, red *dialogread.Redactor) (*dialogread.Dialog, error) {
+	d, err := dialogread.ReadLimited(src, red, dialogread.DefaultLimits())
+	if cerr := src.Close(); cerr != nil {
+		return nil, cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", quoteName(file), err)
+	}
+	return d, nil
 }
 
 // folderSessions lists the sessions of a FILE that is a folder holding
@@ -256,8 +327,8 @@ func folderSessions(file string, stdin io.Reader) []string {
 }
 
 // convertSources converts the sources of a FILE (a session file, or a
-// folder holding one session) in memory.
-func convertSources(ctx context.Context, srcs []source, stderr io.Writer) (io.Reader, error) {
+// folder holding one session) as it is read.
+func convertSources(ctx context.Context, srcs []source, stderr io.Writer) (io.ReadCloser, error) {
 	src, err := oneDialog(srcs)
 	if err != nil {
 		return nil, err
@@ -265,19 +336,22 @@ func convertSources(ctx context.Context, srcs []source, stderr io.Writer) (io.Re
 	return convertSource(ctx, src, stderr)
 }
 
-// convertSource converts src into a dialog in memory, with the converter's
-// defaults (its clock pinned by SOURCE_DATE_EPOCH).
-func convertSource(ctx context.Context, src source, stderr io.Writer) (io.Reader, error) {
-	var out bytes.Buffer
-	j, err := viewJob(src, &out, stderr)
+// convertSource converts src into a dialog as it is read, with the
+// converter's defaults (its clock pinned by SOURCE_DATE_EPOCH).
+func convertSource(ctx context.Context, src source, stderr io.Writer) (io.ReadCloser, error) {
+	pr, pw := io.Pipe()
+	j, err := viewJob(src, pw, stderr)
 	if err != nil {
 		return nil, err
 	}
 	j.wopt.Saved = true
-	if err := j.run(ctx); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	result := make(chan error, 1)
+	go func() {
+		err := j.run(ctx)
+		pw.CloseWithError(err)
+		result <- err
+	}()
+	return &sourceReader{r: pr, pipe: pr, result: result}, nil
 }
 
 // viewJob converts src into w with the converter's defaults (its clock
@@ -301,12 +375,16 @@ func viewJob(src source, w io.Writer, stderr io.Writer) (*job, error) {
 	return j, nil
 }
 
-// firstLine reads the first line of br, newline included, whatever its length.
-func firstLine(br *bufio.Reader) ([]byte, error) {
+// firstLineCapped reads the first line of br, newline included, or its
+// first max bytes and a few more when it is longer (0: whatever its length).
+func firstLineCapped(br *bufio.Reader, max int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
 		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) && max > 0 && len(line) > max {
+			return line, nil
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
@@ -320,7 +398,10 @@ func firstLine(br *bufio.Reader) ([]byte, error) {
 // followDialog passes each line of a growing dialog to fn: FILE itself when
 // it is a dialog, else its live conversion. It ends at the dialog's
 // complete entry, or after idle without new data.
-func followDialog(file string, idle time.Duration, stderr io.Writer, fn func([]byte) error) error {
+//
+// fn gets each line, or for a line longer than dialogread.DefaultMaxBytes,
+// read without being kept, an empty one and its length.
+func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(line []byte, long int64) error) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	opt := follow.Options{Idle: idle, Grace: followGrace, Stop: stop}
@@ -338,7 +419,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func([]b
 	var finished func() bool
 	opt.Done = func() bool { return finished != nil && finished() }
 	br := bufio.NewReaderSize(follow.New(f, opt), 64<<10)
-	first, err := firstLine(br)
+	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", file, err)
 	}
@@ -347,13 +428,13 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func([]b
 	if dialogread.IsDialog(first) {
 		complete := false
 		finished = func() bool { return complete }
-		return dialogread.EachLine(in, func(line []byte) error {
+		return dialogread.EachLineCapped(in, dialogread.DefaultMaxBytes, func(line []byte, long int64) error {
 			if !complete && bytes.Contains(line, []byte(`"complete"`)) {
 				if e, err := dialogread.ParseLine(line, nil); err == nil && e.Type == "complete" {
 					complete = true
 				}
 			}
-			return fn(line)
+			return fn(line, long)
 		})
 	}
 
@@ -368,7 +449,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func([]b
 		return j.readInputs(conv)
 	}
 	go func() { pw.CloseWithError(j.run(context.Background())) }()
-	err = dialogread.EachLine(pr, fn)
+	err = dialogread.EachLineCapped(pr, dialogread.DefaultMaxBytes, fn)
 	pr.CloseWithError(errors.New("view stopped"))
 	return err
 }

@@ -8,5 +8,7 @@ import (
 // warnTo reports the dialog writer's warnings (dialog.Options.Warn) about
 // the dialog at path, one line each.
 func warnTo(stderr io.Writer, path string) func(string) {
-	return func(msg string) { fmt.Fprintf(stderr, "%s: %s: warning: %s\n", name, path, msg) }
+	return func(msg string) {
+		fmt.Fprintf(stderr, "%s: %s: warning: %s\n", name, quoteName(path), terminalSafe(msg))
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // wasWere is "1 input line was" or "3 input lines were".
@@ -33,7 +35,67 @@ func displayPath(p string) string {
 	if p == "-" {
 		return "stdout"
 	}
+	return quoteName(p)
+}
+
+// quoteName is a file name as a message shows it: as it is when every
+// character of it shows as itself, else quoted with Go's escapes, so that
+// a name holding escape sequences, control characters, bidi controls or
+// bytes that are not UTF-8 cannot write to the terminal (a name such as
+// x\x1b]52;c;…\a.jsonl set the clipboard) nor hide what it is. A quoted
+// name is shown as it is: quoting twice changes nothing.
+func quoteName(p string) string {
+	for _, c := range p {
+		if c == utf8.RuneError || c != ' ' && !unicode.IsPrint(c) {
+			return strconv.Quote(p)
+		}
+	}
 	return p
+}
+
+// terminalSafe is a message with what must not reach a terminal escaped:
+// control characters but newline and tab, DEL, C1 controls, format
+// characters (bidi controls, zero-width ones) and bytes that are not
+// UTF-8, each as its Go escape. Every diagnostic passes through it, names
+// that reach a message unquoted included.
+func terminalSafe(msg string) string {
+	clean := true
+	for _, c := range msg {
+		if unsafeRune(c) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return msg
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		c, n := utf8.DecodeRuneInString(msg[i:])
+		switch {
+		case c == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, msg[i])
+		case c < 0x80 && unsafeRune(c):
+			fmt.Fprintf(&b, `\x%02x`, c)
+		case unsafeRune(c):
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteString(msg[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether terminalSafe escapes c.
+func unsafeRune(c rune) bool {
+	switch {
+	case c == '\n', c == '\t':
+		return false
+	case c < 0x20, c == 0x7f, c >= 0x80 && c <= 0x9f, c == utf8.RuneError:
+		return true
+	}
+	return c >= 0x80 && unicode.Is(unicode.Cf, c)
 }
 
 // firstOf returns the first value that is not empty.

@@ -75,22 +75,49 @@ type validator struct {
 	shape    shapeScan
 }
 
+// MaxCheckedLine is the longest line Validate reads: the SSEBench web UI
+// reads no file over 32 MiB, so a longer line is unreadable to it whatever
+// it holds. Such a line is a finding and is skipped unread (its bytes are
+// counted, not kept), so memory stays bounded on any input.
+const MaxCheckedLine = 32 << 20
+
+// maxCheckedDepth is the deepest nesting Validate parses: past it a line is
+// a finding and is not parsed (the JSON checker recurses once per level, and
+// ten million brackets exhausted the stack). Far above serde_json's 128, so
+// every line the consumer could read is checked in full.
+const maxCheckedDepth = 10_000
+
 // Validate reads a dialog and reports every way it breaks the contract,
 // in line order. It returns the number of findings, or an error if r fails.
 func Validate(r io.Reader, report func(Finding)) (int, error) {
+	return validate(r, report, MaxCheckedLine)
+}
+
+// validate is Validate with lines over lineCap bytes skipped unread.
+func validate(r io.Reader, report func(Finding), lineCap int) (int, error) {
 	v := &validator{report: report, open: map[string]startedTool{}, seen: map[string]int{}}
 	br := bufio.NewReaderSize(r, 64<<10)
 	line := 0
+	var buf []byte
 	for {
-		b, err := br.ReadBytes('\n')
-		if len(b) > 0 {
+		b, long, err := readCappedLine(br, buf[:0], lineCap)
+		buf = b[:0]
+		if len(b) > 0 || long > 0 {
 			line++
-			if b[len(b)-1] != '\n' {
+			ended := len(b) > 0 && b[len(b)-1] == '\n'
+			if !ended {
 				v.find(line, "the last line has no line ending")
 			} else {
 				b = b[:len(b)-1]
 			}
-			v.line(line, b)
+			if long > 0 {
+				// Counted as an entry, so that the lines after it are
+				// checked against the seq it most likely held.
+				v.n++
+				v.find(line, "line of %d bytes: longer than %s, the most the SSEBench web UI reads of a whole file; not checked", long, sizeText(lineCap))
+			} else {
+				v.line(line, b)
+			}
 		}
 		if errors.Is(err, io.EOF) {
 			break
@@ -103,6 +130,33 @@ func Validate(r io.Reader, report func(Finding)) (int, error) {
 	return v.count, nil
 }
 
+// readCappedLine reads one line, with its '\n' when it has one, into buf.
+// A line longer than limit is read to its end but not kept: long is then
+// its length (its '\n' excluded) and the line returned holds at most the
+// '\n'.
+func readCappedLine(br *bufio.Reader, buf []byte, limit int) (line []byte, long int64, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case long > 0:
+			long += int64(len(chunk))
+		case len(buf)+len(chunk) > limit+1 || len(buf)+len(chunk) == limit+1 && chunk[len(chunk)-1] != '\n':
+			long = int64(len(buf) + len(chunk))
+			buf = buf[:0]
+		default:
+			buf = append(buf, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if long > 0 && len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			long--
+			buf = append(buf, '\n')
+		}
+		return buf, long, err
+	}
+}
+
 func (v *validator) find(line int, format string, args ...any) {
 	v.count++
 	v.report(Finding{Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -111,6 +165,11 @@ func (v *validator) find(line int, format string, args ...any) {
 func (v *validator) line(ln int, b []byte) {
 	if len(b) == 0 {
 		v.find(ln, "blank line")
+		return
+	}
+	if depth := bracketDepth(b, maxCheckedDepth); depth > maxCheckedDepth {
+		v.n++ // counted as an entry, as a line too long is
+		v.find(ln, "nested more than %d levels deep: serde_json (the SSEBench daemon) reads at most %d; not checked further", maxCheckedDepth, maxReadable)
 		return
 	}
 	if !utf8.Valid(b) {
@@ -375,6 +434,34 @@ func describe(r gjson.Result) string {
 // levels counts the one that fails.
 const maxReadable = 127
 
+// bracketDepth is how deep the brackets of b nest, strings aside, counted
+// without recursion; it stops counting past limit (returning limit+1).
+// b need not be valid JSON.
+func bracketDepth(b []byte, limit int) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+			if depth > deepest {
+				deepest = depth
+				if deepest > limit {
+					return deepest
+				}
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
 // shapeScan finds how deep a line nests and its first duplicate key, in
 // one pass over valid JSON. It is reused from line to line.
 type shapeScan struct {
@@ -453,4 +540,12 @@ func (s *shapeScan) repeated(key string) bool {
 		s.big = append(s.big, keySetAt{frame: n, set: set})
 	}
 	return false
+}
+
+// sizeText says a byte count the way the limits are documented.
+func sizeText(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -160,3 +160,54 @@ func TestValidateShape(t *testing.T) {
 		})
 	}
 }
+
+// A line nested deeper than the checker parses is one finding, found
+// without recursion (ten million brackets overflowed the stack), and the
+// lines after it are checked with the seq it stood for.
+func TestValidateDeepNesting(t *testing.T) {
+	const depth = 1_000_000
+	in := `{"seq":0,"ts":"2025-01-15T10:30:00Z","type":"init","data":{"task":"t","cwd":"/","model":"m","agent":"a"}}
+{"seq":1,"ts":"2025-01-15T10:30:00Z","type":"message","role":"assistant","content":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}
+{"seq":2,"ts":"2025-01-15T10:30:00Z","type":"complete","status":"success","turns":0,"duration_ms":0,"total_tokens":{"in":0,"out":0}}
+`
+	var got []Finding
+	n, err := Validate(strings.NewReader(in), func(f Finding) { got = append(got, f) })
+	require.NoError(t, err)
+	assert.Equal(t, []Finding{{2, "nested more than 10000 levels deep: serde_json (the SSEBench daemon) reads at most 127; not checked further"}}, got)
+	assert.Equal(t, 1, n)
+
+	// Brackets inside a string are text, not nesting.
+	got = nil
+	inString := strings.Replace(in, `"content":`+strings.Repeat("[", depth)+strings.Repeat("]", depth), `"content":"`+strings.Repeat("[", depth)+`"`, 1)
+	_, err = Validate(strings.NewReader(inString), func(f Finding) { got = append(got, f) })
+	require.NoError(t, err)
+	assert.Empty(t, got)
+}
+
+// A line over the cap is read to its end but not kept: one finding with its
+// length; the line at the cap exactly, and the lines after, are checked.
+func TestValidateLineCap(t *testing.T) {
+	initLine := `{"seq":0,"ts":"2025-01-15T10:30:00Z","type":"init","data":{"task":"t","cwd":"/","model":"m","agent":"a"}}`
+	msg := func(seq int, text string) string {
+		return fmt.Sprintf(`{"seq":%d,"ts":"2025-01-15T10:30:00Z","type":"message","role":"assistant","content":"%s"}`, seq, text)
+	}
+	end := `{"seq":3,"ts":"2025-01-15T10:30:00Z","type":"complete","status":"success","turns":0,"duration_ms":0,"total_tokens":{"in":0,"out":0}}`
+	atCap := msg(1, strings.Repeat("a", 1000))
+	over := msg(2, strings.Repeat("b", 200_000)) // several reads of the 64 KiB buffer
+	lineCap := len(atCap)
+	in := strings.Join([]string{initLine, atCap, over, end}, "\n") + "\n"
+	var got []Finding
+	_, err := validate(strings.NewReader(in), func(f Finding) { got = append(got, f) }, lineCap)
+	require.NoError(t, err)
+	assert.Equal(t, []Finding{{3, fmt.Sprintf("line of %d bytes: longer than %d bytes, the most the SSEBench web UI reads of a whole file; not checked", len(over), lineCap)}}, got)
+
+	// One byte more than the cap, as the last line without its newline.
+	got = nil
+	_, err = validate(strings.NewReader(initLine+"\n"+atCap+"x"), func(f Finding) { got = append(got, f) }, lineCap)
+	require.NoError(t, err)
+	assert.Equal(t, []Finding{
+		{2, "the last line has no line ending"},
+		{2, fmt.Sprintf("line of %d bytes: longer than %d bytes, the most the SSEBench web UI reads of a whole file; not checked", lineCap+1, lineCap)},
+		{2, "no complete entry: the dialog is unfinished"},
+	}, got)
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strconv"
 	"strings"
@@ -72,6 +73,11 @@ type Entry struct {
 	Error  string
 	Parent string // parent_tool_id
 
+	// toolKey and parentKey are tool_id and parent_tool_id as written, when
+	// redaction changed the text shown in ToolID and Parent: entries link
+	// by these.
+	toolKey, parentKey string
+
 	Init *Init
 
 	Turns       int64
@@ -81,6 +87,23 @@ type Entry struct {
 	Reason      string
 	CostUSD     *float64
 	Warnings    int64
+}
+
+// ToolKey is the tool_id as written, which links a result to its call
+// (ToolID is the text shown, masked by a Redactor).
+func (e *Entry) ToolKey() string {
+	if e.toolKey != "" {
+		return e.toolKey
+	}
+	return e.ToolID
+}
+
+// ParentKey is the parent_tool_id as written (Parent is the text shown).
+func (e *Entry) ParentKey() string {
+	if e.parentKey != "" {
+		return e.parentKey
+	}
+	return e.Parent
 }
 
 // rawEntry is an entry as JSON; strings are decoded, args are kept raw.
@@ -200,6 +223,8 @@ type Dialog struct {
 	Complete *Entry
 	// Skipped counts lines that were not JSON objects.
 	Skipped int
+	// LeftOut says what ReadLimited did not keep.
+	LeftOut LeftOut
 
 	tools map[string]*Node // open or closed tool nodes by tool_id
 }
@@ -264,8 +289,8 @@ func (d *Dialog) Add(e Entry) (*Node, bool) {
 			d.Complete = cp
 		}
 	case "tool":
-		if cp.Status != "running" && cp.ToolID != "" {
-			if n, ok := d.tools[cp.ToolID]; ok && n.Result == nil {
+		if cp.Status != "running" && cp.ToolKey() != "" {
+			if n, ok := d.tools[cp.ToolKey()]; ok && n.Result == nil {
 				n.Result = cp
 				return n, false
 			}
@@ -276,13 +301,13 @@ func (d *Dialog) Add(e Entry) (*Node, bool) {
 		if cp.Status != "running" {
 			n.Result = cp // a result with no call: shown as a call of its own
 		}
-		if cp.ToolID != "" {
-			if _, seen := d.tools[cp.ToolID]; !seen {
-				d.tools[cp.ToolID] = n
+		if cp.ToolKey() != "" {
+			if _, seen := d.tools[cp.ToolKey()]; !seen {
+				d.tools[cp.ToolKey()] = n
 			}
 		}
 	}
-	if p, ok := d.tools[cp.Parent]; ok && cp.Parent != "" && p != n {
+	if p, ok := d.tools[cp.ParentKey()]; ok && cp.ParentKey() != "" && p != n {
 		n.Parent, n.Depth = p, p.Depth+1
 		p.Children = append(p.Children, n)
 	} else {
@@ -294,8 +319,125 @@ func (d *Dialog) Add(e Entry) (*Node, bool) {
 // Read reads a whole dialog. Lines that are not JSON objects are counted in
 // Skipped; only a read error fails.
 func Read(r io.Reader, red *Redactor) (*Dialog, error) {
+	return ReadLimited(r, red, Limits{})
+}
+
+// Limits bound what a Dialog holds, so that showing a dialog of any size
+// (a 90 KB .zst expands to 1 GiB) takes bounded memory. Zero is no limit.
+type Limits struct {
+	// MaxBytes bounds the lines of the entries kept. The first entry that
+	// would pass it, and every entry after, is left out (the dialog shown
+	// is a prefix), except that the complete entry is kept, and a kept
+	// call's result is merged with its text cut to LeftOutText.
+	MaxBytes int64
+	// MaxLine is the longest line read; a longer one is read to its end
+	// without being kept, and counted.
+	MaxLine int
+}
+
+// DefaultMaxBytes bounds what view and export hold, and the line they
+// read: the SSEBench web UI reads no dialog over 32 MiB, so every dialog
+// it can show is shown whole.
+const DefaultMaxBytes = 32 << 20
+
+// DefaultLimits are view's and export's.
+func DefaultLimits() Limits { return Limits{MaxBytes: DefaultMaxBytes, MaxLine: DefaultMaxBytes} }
+
+// LeftOutText is how much of a result's text is kept when the result is
+// merged into a kept call after MaxBytes.
+const LeftOutText = 2 << 10
+
+// LeftOut says what a Dialog read with Limits does not hold.
+type LeftOut struct {
+	Entries   int   // entries read and left out
+	Bytes     int64 // their lines' bytes
+	FirstLine int   // the line of the first entry left out, 0 if none
+	LongLines int   // lines longer than MaxLine, not read
+	LongBytes int64 // their bytes
+	// CutResults counts results merged into kept calls with their text cut.
+	CutResults int
+	// Limits are the limits the dialog was read with.
+	Limits Limits
+}
+
+// Banner says in one sentence what was left out, for a viewer to show
+// before the dialog; "" when nothing was.
+func (l LeftOut) Banner() string {
+	if !l.Any() {
+		return ""
+	}
+	var parts []string
+	if l.Entries > 0 {
+		parts = append(parts, fmt.Sprintf("%d entries (%s) from line %d on are left out, past the cap of %s",
+			l.Entries, FormatSize(l.Bytes), l.FirstLine, FormatSize(l.Limits.MaxBytes)))
+	}
+	if l.CutResults > 0 {
+		parts = append(parts, fmt.Sprintf("text cut to %s: %s after the cap, merged into their calls",
+			FormatSize(LeftOutText), counted(l.CutResults, "tool result", "tool results")))
+	}
+	if l.LongLines > 0 {
+		parts = append(parts, fmt.Sprintf("not read: %s over %s (%s in all)",
+			counted(l.LongLines, "line", "lines"), FormatSize(int64(l.Limits.MaxLine)), FormatSize(l.LongBytes)))
+	}
+	return "incomplete view: " + strings.Join(parts, "; ")
+}
+
+// counted is "1 line" or "3 lines".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// Any reports whether anything was left out.
+func (l LeftOut) Any() bool { return l.Entries > 0 || l.LongLines > 0 || l.CutResults > 0 }
+
+// Banner says in one sentence what the dialog read does not show: what
+// its limits left out, and the lines skipped as no entry; "" when nothing.
+func (d *Dialog) Banner() string {
+	msg := d.LeftOut.Banner()
+	if d.Skipped == 0 {
+		return msg
+	}
+	skipped := fmt.Sprintf("%d lines that are not JSON objects (or nest too deep to read) are skipped", d.Skipped)
+	if d.Skipped == 1 {
+		skipped = "1 line that is not a JSON object (or nests too deep to read) is skipped"
+	}
+	if msg == "" {
+		return "incomplete view: " + skipped
+	}
+	return msg + "; " + skipped
+}
+
+// ReadLimited reads a dialog, holding no more than lim allows; what it
+// leaves out is counted in the Dialog's LeftOut.
+func ReadLimited(r io.Reader, red *Redactor, lim Limits) (*Dialog, error) {
 	d := &Dialog{}
-	err := EachLine(r, func(line []byte) error {
+	d.LeftOut.Limits = lim
+	var kept int64
+	lines := 0
+	err := eachLineCapped(r, lim.MaxLine, func(line []byte, long int64) error {
+		lines++
+		if long > 0 {
+			d.LeftOut.LongLines++
+			d.LeftOut.LongBytes += long
+			return nil
+		}
+		size := int64(len(line)) + 1
+		if d.LeftOut.Entries > 0 && !bytes.Contains(line, []byte(`"complete"`)) && !bytes.Contains(line, []byte(`"tool"`)) {
+			// Past the cap only the ending and tool results are kept: any
+			// other line is only told apart from one that is no entry,
+			// without decoding it.
+			if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+				d.Count++
+				d.LeftOut.Entries++
+				d.LeftOut.Bytes += size
+			} else if len(t) > 0 {
+				d.Skipped++
+			}
+			return nil
+		}
 		e, err := ParseLine(line, red)
 		if err != nil {
 			if len(bytes.TrimSpace(line)) > 0 {
@@ -303,33 +445,102 @@ func Read(r io.Reader, red *Redactor) (*Dialog, error) {
 			}
 			return nil
 		}
-		e.Line = d.Count + d.Skipped + 1
+		e.Line = lines
+		if lim.MaxBytes > 0 && (d.LeftOut.Entries > 0 || kept+size > lim.MaxBytes) {
+			d.leaveOut(e, size)
+			return nil
+		}
+		kept += size
 		d.Add(e)
 		return nil
 	})
 	return d, err
 }
 
+// leaveOut counts an entry past the cap; the complete entry is kept, and a
+// kept call's result merged with its text cut.
+func (d *Dialog) leaveOut(e Entry, size int64) {
+	switch {
+	case e.Type == "complete" && d.Complete == nil:
+		e.Message = cutText(e.Message)
+		d.Add(e)
+		return
+	case e.Type == "tool" && e.Status != "running" && e.ToolKey() != "":
+		if n, ok := d.tools[e.ToolKey()]; ok && n.Result == nil {
+			r, er := cutText(e.Result), cutText(e.Error)
+			if r != e.Result || er != e.Error || len(e.Args) > LeftOutText {
+				d.LeftOut.CutResults++
+			}
+			e.Result, e.Error = r, er
+			if len(e.Args) > LeftOutText {
+				e.Args = nil
+			}
+			d.Add(e)
+			return
+		}
+	}
+	d.Count++
+	d.LeftOut.Entries++
+	d.LeftOut.Bytes += size
+	if d.LeftOut.FirstLine == 0 {
+		d.LeftOut.FirstLine = e.Line
+	}
+}
+
+// cutText is s cut to LeftOutText bytes, with a mark saying so.
+func cutText(s string) string {
+	if len(s) <= LeftOutText {
+		return s
+	}
+	return cutBytes(s, LeftOutText) + fmt.Sprintf("… [cut: %d bytes in all; this page holds no more]", len(s))
+}
+
 // EachLine calls fn with every line of r (without its newline), whatever its
 // length, until fn returns an error; the slice is valid only during the call.
 func EachLine(r io.Reader, fn func([]byte) error) error {
+	return eachLineCapped(r, 0, func(line []byte, _ int64) error { return fn(line) })
+}
+
+// EachLineCapped is EachLine for lines of at most maxLine bytes (0: any):
+// a longer line is read to its end without being kept, and fn gets an
+// empty line and its length as long.
+func EachLineCapped(r io.Reader, maxLine int, fn func(line []byte, long int64) error) error {
+	return eachLineCapped(r, maxLine, fn)
+}
+
+// eachLineCapped is EachLine for lines of at most maxLine bytes (0: any):
+// a longer line is read to its end without being kept, and fn gets an
+// empty line and its length as long.
+func eachLineCapped(r io.Reader, maxLine int, fn func(line []byte, long int64) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var long []byte
+	var buf []byte
+	var long int64
 	for {
 		chunk, err := br.ReadSlice('\n')
+		switch {
+		case long > 0:
+			long += int64(len(chunk))
+		case maxLine > 0 && len(buf)+len(bytes.TrimRight(chunk, "\r\n")) > maxLine:
+			long = int64(len(buf) + len(chunk))
+			buf = buf[:0]
+		case errors.Is(err, bufio.ErrBufferFull) || len(buf) > 0:
+			buf = append(buf, chunk...)
+			chunk = buf
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
 			continue
 		}
-		if len(long) > 0 {
-			chunk = append(long, chunk...)
-			long = long[:0]
-		}
-		if len(chunk) > 0 {
-			if ferr := fn(bytes.TrimRight(chunk, "\r\n")); ferr != nil {
+		if long > 0 {
+			if ferr := fn(nil, long); ferr != nil {
+				return ferr
+			}
+			long = 0
+		} else if len(chunk) > 0 {
+			if ferr := fn(bytes.TrimRight(chunk, "\r\n"), 0); ferr != nil {
 				return ferr
 			}
 		}
+		buf = buf[:0]
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
@@ -354,9 +565,15 @@ func IsDialog(firstLine []byte) bool {
 	return head.Seq != nil && head.Seq.String() == "0" && head.Type == "init"
 }
 
-// Redactor masks every match of its patterns in every string of an entry:
-// contents, results, errors, names, ids, init data, and the keys and
-// string values inside args.
+// Redactor masks every match of its patterns in every string of an entry
+// that is data: contents, results, errors, names, init data, the keys and
+// string values inside args, and tool ids as shown. The protocol's own
+// fields are never rewritten, so that a pattern cannot change what an entry
+// is: type, tool and complete status and role when they hold one of the
+// protocol's values, and ts when it is a timestamp (a value outside the
+// protocol's is data, and masked). Tool ids link a result to its call and a
+// subagent's entries to theirs by their value as written; only the text
+// shown is masked.
 type Redactor struct {
 	res  []*regexp.Regexp
 	Mask string
@@ -366,13 +583,22 @@ type Redactor struct {
 const DefaultMask = "[REDACTED]"
 
 // NewRedactor compiles the patterns (Go regexp syntax); none gives nil, which
-// masks nothing.
+// masks nothing. A pattern that can match the empty string is refused: it
+// would put a mask between every two characters, or nowhere useful, and
+// either way not mean what was asked.
 func NewRedactor(patterns []string) (*Redactor, error) {
 	if len(patterns) == 0 {
 		return nil, nil
 	}
 	r := &Redactor{Mask: DefaultMask}
 	for _, p := range patterns {
+		parsed, err := syntax.Parse(p, syntax.Perl)
+		if err != nil {
+			return nil, err
+		}
+		if matchesEmpty(parsed.Simplify()) {
+			return nil, fmt.Errorf("%q can match the empty string; give a pattern that matches at least one character", p)
+		}
 		re, err := regexp.Compile(p)
 		if err != nil {
 			return nil, err
@@ -382,20 +608,116 @@ func NewRedactor(patterns []string) (*Redactor, error) {
 	return r, nil
 }
 
-// String masks s.
+// matchesEmpty reports whether re can match the empty string somewhere in
+// some text. It errs towards yes: an assertion (^, $, \b, \B) is taken to
+// hold, since some text has a place where it does.
+func matchesEmpty(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return matchesEmpty(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || matchesEmpty(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !matchesEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if matchesEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return false // OpNoMatch, OpCharClass, OpAnyChar, OpAnyCharNotNL
+}
+
+// String masks s: every byte that a match of any pattern covers in s is
+// under a mask; overlapping matches of different patterns
+// share one mask. Each pattern is matched against s as given, so that no
+// pattern can match into another's mask, nor fail to match because another
+// masked part of its text first.
 func (r *Redactor) String(s string) string {
 	if r == nil {
 		return s
 	}
-	for _, re := range r.res {
-		s = re.ReplaceAllLiteralString(s, r.Mask)
+	if len(r.res) == 1 {
+		return r.res[0].ReplaceAllLiteralString(s, r.Mask)
 	}
-	return s
+	var spans [][]int
+	for _, re := range r.res {
+		spans = append(spans, re.FindAllStringIndex(s, -1)...)
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	var b strings.Builder
+	b.Grow(len(s))
+	done := 0 // s[:done] is written or masked
+	for i := 0; i < len(spans); {
+		start, end := spans[i][0], spans[i][1]
+		for i++; i < len(spans) && spans[i][0] < end; i++ {
+			end = max(end, spans[i][1])
+		}
+		b.WriteString(s[done:start])
+		b.WriteString(r.Mask)
+		done = end
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// isProtocolType, isProtocolStatus and isProtocolRole tell the values of
+// the protocol's closed fields, which redaction leaves as they are.
+func isProtocolType(s string) bool {
+	switch s {
+	case "init", "prompt", "message", "thinking", "tool", "complete":
+		return true
+	}
+	return false
+}
+
+func isProtocolStatus(s string) bool {
+	switch s {
+	case "running", "success", "error", "timeout":
+		return true
+	}
+	return false
+}
+
+func isProtocolRole(s string) bool { return s == "assistant" || s == "user" }
+
+// closed masks s unless it is one of the protocol's values.
+func (r *Redactor) closed(s string, protocol func(string) bool) string {
+	if protocol(s) {
+		return s
+	}
+	return r.String(s)
 }
 
 func (r *Redactor) entry(e *Entry) {
-	for _, p := range []*string{&e.TS, &e.Type, &e.Role, &e.Content, &e.ToolID, &e.Name, &e.Status,
-		&e.Result, &e.Error, &e.Parent, &e.Message, &e.Reason} {
+	e.Type = r.closed(e.Type, isProtocolType)
+	e.Status = r.closed(e.Status, isProtocolStatus)
+	e.Role = r.closed(e.Role, isProtocolRole)
+	if e.Time.IsZero() {
+		e.TS = r.String(e.TS)
+	}
+	if id := r.String(e.ToolID); id != e.ToolID {
+		e.toolKey, e.ToolID = e.ToolID, id
+	}
+	if id := r.String(e.Parent); id != e.Parent {
+		e.parentKey, e.Parent = e.Parent, id
+	}
+	for _, p := range []*string{&e.Content, &e.Name, &e.Result, &e.Error, &e.Message, &e.Reason} {
 		*p = r.String(*p)
 	}
 	if e.Init != nil {
@@ -413,28 +735,66 @@ func (r *Redactor) entry(e *Entry) {
 			if b, err := marshalPlain(r.value(v)); err == nil {
 				e.Args = b
 			}
+		} else {
+			// Args that do not decode are shown as their text: masked as one.
+			if b, err := marshalPlain(r.String(string(e.Args))); err == nil {
+				e.Args = b
+			}
 		}
 	}
 }
 
 // value masks the strings and object keys inside a decoded JSON value.
-func (r *Redactor) value(v any) any {
+func (r *Redactor) value(v any) any { return mapStrings(v, r.String) }
+
+// mapStrings applies f to the strings and object keys inside a decoded
+// JSON value.
+func mapStrings(v any, f func(string) string) any {
 	switch x := v.(type) {
 	case string:
-		return r.String(x)
+		return f(x)
 	case []any:
 		for i := range x {
-			x[i] = r.value(x[i])
+			x[i] = mapStrings(x[i], f)
 		}
 		return x
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, val := range x {
-			out[r.String(k)] = r.value(val)
+			out[f(k)] = mapStrings(val, f)
 		}
 		return out
 	}
 	return v
+}
+
+// MarkInvisibleJSON is MarkInvisible over the strings and keys of a JSON
+// value (escaped as \u202e or not); a value with none, or that does not
+// decode, comes back as it is.
+func MarkInvisibleJSON(raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`\u`)) && firstMarked(string(raw)) < 0 {
+		return raw
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return raw
+	}
+	changed := false
+	v = mapStrings(v, func(s string) string {
+		m := MarkInvisible(s)
+		changed = changed || m != s
+		return m
+	})
+	if !changed {
+		return raw // kept as written, keys in their order
+	}
+	b, err := marshalPlain(v)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // marshalPlain encodes v without escaping <, > and &: the output is data,

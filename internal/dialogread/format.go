@@ -46,3 +46,18 @@ func FormatCount(n int64) string {
 	}
 	return strconv.FormatFloat(float64(n)/1e6, 'f', 2, 64) + "M"
 }
+
+// FormatSize says a byte count in B, KiB, MiB or GiB, with one decimal
+// where it is not whole.
+func FormatSize(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB"}
+	v, u := float64(n), 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	if u == 0 || v == float64(int64(v)) {
+		return strconv.FormatFloat(v, 'f', 0, 64) + " " + units[u]
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[u]
+}

@@ -510,3 +510,31 @@ func TestBrowserIndexSorts(t *testing.T) {
 	require.Equal(t, []string{"tool-result-shapes.out.jsonl", "file-change.out.jsonl", "showcase.dialog.jsonl"}, rows)
 	requireClean(t, b, "index")
 }
+
+// TestBrowserShowsWhatTextHides: in the browser a progress bar keeps its
+// last state after the mark ␍, and bidi controls and invisible characters
+// are drawn as marks: the page's text holds none of them.
+func TestBrowserShowsWhatTextHides(t *testing.T) {
+	b := newBrowser(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "hidden.dialog.jsonl")
+	require.NoError(t, os.WriteFile(src, []byte(`{"seq":0,"ts":"2026-01-01T00:00:00Z","type":"init","data":{"task":"t","cwd":"/","model":"m","agent":"a"}}
+{"seq":1,"ts":"2026-01-01T00:00:01Z","type":"message","role":"assistant","content":"abc\u202edef"}
+{"seq":2,"ts":"2026-01-01T00:00:02Z","type":"tool","tool_id":"a","name":"Bash","status":"running","args":{"command":"echo \u2066x"}}
+{"seq":3,"ts":"2026-01-01T00:00:03Z","type":"tool","tool_id":"a","name":"Bash","status":"success","result":"10%\r50%\r100%\nd\u200bone"}
+{"seq":4,"ts":"2026-01-01T00:00:04Z","type":"complete","status":"success","turns":1,"duration_ms":4,"total_tokens":{"in":1,"out":1}}
+`), 0o644))
+	b.open(t, exportFile(t, src, dir), "")
+	b.eval(t, `(() => { document.querySelectorAll('button.more, details').forEach(e => e.tagName === 'DETAILS' ? e.open = true : e.click()); return 1; })()`, new(int))
+	b.settle(t)
+	var text string
+	b.eval(t, `document.getElementById('timeline').textContent`, &text)
+	for _, want := range []string{"abc⟨U+202E⟩def", "␍100%", "d⟨U+200B⟩one", "echo ⟨U+2066⟩x"} {
+		require.Contains(t, text, want)
+	}
+	require.NotContains(t, text, "50%")
+	for _, raw := range []string{"\u202e", "\u2066", "\u200b", "\r"} {
+		require.NotContains(t, text, raw)
+	}
+	requireClean(t, b, "loaded")
+}

@@ -127,12 +127,13 @@ func Title(d *dialogread.Dialog, source string) string {
 
 // Write writes the page of one dialog.
 func Write(w io.Writer, d *dialogread.Dialog, opt Options) error {
-	data := pageData{Title: Title(d, opt.Source), Source: opt.Source, Skipped: d.Skipped}
+	mark := dialogread.MarkInvisible
+	data := pageData{Title: mark(Title(d, opt.Source)), Source: mark(opt.Source), Skipped: d.Skipped}
 	if d.Init != nil {
-		data.Init = d.Init.Init
+		data.Init = markInit(d.Init.Init)
 	}
 	s := d.Summary()
-	data.Summary = summaryJSON{Status: s.Status, Reason: s.Reason, Message: s.Message, Turns: s.Turns,
+	data.Summary = summaryJSON{Status: mark(s.Status), Reason: mark(s.Reason), Message: mark(s.Message), Turns: s.Turns,
 		Tokens: s.Tokens, CostUSD: s.CostUSD, Warnings: s.Warnings,
 		Entries: s.Entries, Tools: s.Tools, Errors: s.Errors}
 	if !s.DurationUnknown {
@@ -153,17 +154,23 @@ func Write(w io.Writer, d *dialogread.Dialog, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return writePage(w, data.Title, js)
+	return writePage(w, data.Title, d.Banner(), js)
 }
 
-func writePage(w io.Writer, title string, data []byte) error {
+// writePage writes the page; banner, when not empty, says what the page
+// does not hold, above the timeline.
+func writePage(w io.Writer, title, banner string, data []byte) error {
 	var b bytes.Buffer
 	b.Grow(len(data) + len(pageCSS) + len(pageJS) + 1024)
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", template.HTMLEscapeString(csp(pageJS, pageCSS)))
 	b.WriteString("<meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", template.HTMLEscapeString(title), pageCSS)
-	b.WriteString(pageBody)
+	body := pageBody
+	if banner != "" { // in the header, which stays on screen
+		body = strings.Replace(body, "</header>\n", "<p id=\"left-out\" class=\"err\" role=\"alert\">⚠ "+template.HTMLEscapeString(banner)+"</p>\n</header>\n", 1)
+	}
+	b.WriteString(body)
 	b.WriteString("<script type=\"application/json\" id=\"dialog-data\">")
 	b.Write(data)
 	b.WriteString("</script>\n")
@@ -219,7 +226,48 @@ func flatten(d *dialogread.Dialog, timesUnknown bool) []node {
 	return out
 }
 
+// markInit is in with its strings' invisible characters marked.
+func markInit(in *dialogread.Init) *dialogread.Init {
+	if in == nil {
+		return nil
+	}
+	mark := dialogread.MarkInvisible
+	return &dialogread.Init{Task: mark(in.Task), CWD: mark(in.CWD), Model: mark(in.Model), Agent: mark(in.Agent)}
+}
+
+// markNode shows the bidi controls and invisible characters of every text
+// of n as marks (dialogread.MarkInvisible): the script inserts text as it
+// is, and the browser would apply them.
+func markNode(n *node) {
+	mark := dialogread.MarkInvisible
+	for _, p := range []*string{&n.Content, &n.Name, &n.ID, &n.Status, &n.Reason, &n.Summary} {
+		*p = mark(*p)
+	}
+	for _, p := range []*string{n.Result, n.Error} {
+		if p != nil {
+			*p = mark(*p)
+		}
+	}
+	n.Args = dialogread.MarkInvisibleJSON(n.Args)
+	n.Init = markInit(n.Init)
+	for i := range n.Diffs {
+		f := &n.Diffs[i]
+		f.Path, f.Kind = mark(f.Path), mark(f.Kind)
+		for _, l := range f.Lines {
+			for j := range l {
+				l[j] = mark(l[j])
+			}
+		}
+	}
+}
+
 func makeNode(n *dialogread.Node, parent int, prev *time.Time) node {
+	out := makeNodeText(n, parent, prev)
+	markNode(&out)
+	return out
+}
+
+func makeNodeText(n *dialogread.Node, parent int, prev *time.Time) node {
 	e := n.Entry
 	out := node{Parent: parent, Kind: e.Type, Seq: e.Seq}
 	switch e.Type {

@@ -85,6 +85,9 @@ func WriteIndex(w io.Writer, title string, runs []Run) error {
 		if r.Init != nil {
 			row.Task, row.Agent, row.Model = r.Init.Task, r.Init.Agent, r.Init.Model
 		}
+		for _, p := range []*string{&row.Source, &row.Task, &row.Agent, &row.Model, &row.Status, &row.Reason, &row.Err} {
+			*p = dialogread.MarkInvisible(*p)
+		}
 		if t := s.Tokens; t != nil {
 			row.TokensIn, row.TokensOut = t.In, t.Out
 			row.Tokens = dialogread.FormatCount(t.In) + " / " + dialogread.FormatCount(t.Out)

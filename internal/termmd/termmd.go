@@ -44,17 +44,26 @@ func New(color bool) *Renderer {
 // Render draws src in lines of at most width columns. Blocks are separated
 // by one empty line; there is none first or last.
 func (r *Renderer) Render(src string, width int) []string {
+	lines, _ := r.render(src, width)
+	return lines
+}
+
+// render is Render, also returning how many bytes cutting words measured.
+func (r *Renderer) render(src string, width int) ([]string, int) {
 	width = max(width, MinWidth)
 	source := []byte(src)
 	doc := r.p.Parse(text.NewReader(source))
 	d := &drawing{r: r, src: source}
-	return d.blocks(doc, width, 0)
+	return d.blocks(doc, width, 0), d.measured
 }
 
 // drawing is one Render call: the source the tree's segments point into.
 type drawing struct {
 	r   *Renderer
 	src []byte
+	// measured counts the bytes cutWidth measured: the cost of cutting
+	// words into lines, which tests hold to the text's length.
+	measured int
 }
 
 // style is a set of inline looks, turned into SGR codes when colour is on.
@@ -278,7 +287,7 @@ func (d *drawing) pre(lines []string, width int, st style) []string {
 			continue
 		}
 		for l != "" {
-			head := cutWidth(l, width)
+			head := d.cutWidth(l, width)
 			out = append(out, d.paint(st, head))
 			l = l[len(head):]
 		}
@@ -287,9 +296,13 @@ func (d *drawing) pre(lines []string, width int, st style) []string {
 }
 
 // cutWidth is the longest prefix of s at most width columns wide, whole
-// graphemes; at least one rune, so that a caller always moves on.
-func cutWidth(s string, width int) string {
-	head := ansi.Truncate(s, width, "")
+// graphemes; at least one rune, so that a caller always moves on. Only a
+// prefix of s that can hold width columns is measured, so that cutting a
+// long word into lines costs its length once, not once per line.
+func (d *drawing) cutWidth(s string, width int) string {
+	m := measured(s, width)
+	d.measured += len(m)
+	head := ansi.Truncate(m, width, "")
 	if !strings.HasPrefix(s, head) {
 		head = "" // not expected for text without escapes
 	}
@@ -298,6 +311,21 @@ func cutWidth(s string, width int) string {
 		head = s[:n]
 	}
 	return head
+}
+
+// measured is the part of s that cutWidth measures: enough bytes for width
+// columns of four-byte characters with a long grapheme after them, cut on a
+// rune boundary. A line of zero-width characters longer than that is drawn
+// over several lines, never wider than width.
+func measured(s string, width int) string {
+	n := 4*(width+1) + 64
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // clean makes source text safe for a terminal: invalid UTF-8 becomes
@@ -452,7 +480,7 @@ func (d *drawing) wrap(spans []span, width int) []string {
 		for _, p := range word {
 			for p.text != "" {
 				room := width - lineW
-				head := cutWidth(p.text, room)
+				head := d.cutWidth(p.text, room)
 				w := ansi.StringWidth(head)
 				if w > room && lineW > 0 {
 					flushLine()

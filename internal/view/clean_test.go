@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 )
 
 // Clean's byte scan lets through only what the expression would not
@@ -14,7 +16,7 @@ func TestCleanSkipsTheExpressionOnlyWhenItWouldChangeNothing(t *testing.T) {
 	controlRe := regexp.MustCompile(controlPattern)
 	for c := range 256 {
 		for _, s := range []string{"a" + string(rune(c)) + "b", "a" + string([]byte{byte(c)}) + "b"} {
-			want := strings.ReplaceAll(controlRe.ReplaceAllString(s, ""), "\t", "    ")
+			want := dialogread.MarkInvisible(strings.ReplaceAll(controlRe.ReplaceAllString(s, ""), "\t", "    "))
 			if strings.Contains(s, "\r") {
 				continue // Clean's own carriage-return rule comes first
 			}

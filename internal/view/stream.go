@@ -43,22 +43,43 @@ func (s *Stream) head(n *dialogread.Node) {
 }
 
 // Add draws what one entry shows, if anything yet. It returns the first
-// write error.
+// write error. What is drawn is not kept: a followed dialog of any length
+// holds, per entry, only what the closing line counts.
 func (s *Stream) Add(e dialogread.Entry) error {
 	n, isNew := s.d.Add(e)
 	switch {
 	case !isNew && s.headed[n]:
 		s.write(s.r.SubagentEnd(n))
+		drawn(n)
 	case !isNew:
 		s.head(n.Parent)
 		s.write(s.r.Node(n))
+		drawn(n)
 	case e.Type == "tool" && n.Result == nil, e.Type == "complete":
 		// A call waits for its result or its subagent; the ending is drawn by Close.
 	default:
 		s.head(n.Parent)
 		s.write(s.r.Node(n))
+		drawn(n)
 	}
 	return s.err
+}
+
+// drawn drops the text of a node that is drawn: its content, args, result
+// and error. Names, times, tokens and statuses stay, for the closing line
+// and for a subagent's call, whose end is drawn after its entries.
+func drawn(n *dialogread.Node) {
+	for _, e := range []*dialogread.Entry{n.Entry, n.Result} {
+		if e != nil {
+			e.Content, e.Args, e.Result, e.Error = "", nil, "", ""
+		}
+	}
+}
+
+// Note draws a line that says something about the dialog itself (what
+// was not read), before the closing line.
+func (s *Stream) Note(msg string) {
+	s.write(s.r.paint(bold+";"+yellow, "⚠ left out") + "\n" + s.r.text(msg, 0, yellow) + "\n")
 }
 
 // Close draws the closing line.

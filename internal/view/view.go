@@ -64,6 +64,13 @@ func New(opt Options) *Renderer {
 func Render(w io.Writer, d *dialogread.Dialog, opt Options) error {
 	r := New(opt)
 	var b strings.Builder
+	// What a capped read left out is said before the dialog and again
+	// before its ending, where a reader of a long view looks.
+	banner := ""
+	if msg := d.Banner(); msg != "" {
+		banner = r.paint(bold+";"+yellow, "⚠ left out") + "\n" + r.text(msg, 0, yellow) + "\n"
+	}
+	b.WriteString(banner)
 	var walk func([]*dialogread.Node)
 	walk = func(ns []*dialogread.Node) {
 		for _, n := range ns {
@@ -75,6 +82,7 @@ func Render(w io.Writer, d *dialogread.Dialog, opt Options) error {
 		}
 	}
 	walk(d.Nodes)
+	b.WriteString(banner)
 	b.WriteString(r.Ending(d.Summary()))
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -290,7 +298,7 @@ func (r *Renderer) result(n *dialogread.Node) string {
 	default:
 		text = res.Result
 	}
-	lines := strings.Split(strings.TrimRight(r.clean(text), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(r.cleanOutput(text), "\n"), "\n")
 	if len(lines) == 1 && strings.TrimSpace(lines[0]) == "" {
 		if res.Status == "error" {
 			return g + "  " + r.paint(red, "⎿ (error, no message)") + "\n"
@@ -419,20 +427,36 @@ const controlPattern = "\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b
 func compileControls() *regexp.Regexp { return regexp.MustCompile(controlPattern) }
 
 // Clean makes dialog text safe and legible on a terminal: escape sequences
-// and control characters are dropped, a carriage return keeps what was
-// written over it last, tabs become spaces. (A Renderer cleans with an
+// and control characters are dropped, a carriage return ends a line (as in
+// Markdown: the text written before it is shown), tabs become spaces, and
+// bidirectional controls and invisible characters are shown as marks
+// (dialogread.MarkInvisible), not applied. (A Renderer cleans with an
 // expression compiled once; Clean compiles it when s needs it.)
-func Clean(s string) string { return clean(s, compileControls) }
+func Clean(s string) string { return clean(s, compileControls, false) }
 
-func (r *Renderer) clean(s string) string { return clean(s, r.controls) }
+// CleanOutput is Clean for a tool's output, where a carriage return
+// rewrites its line (a progress bar): a line keeps what was written over
+// it last, after the mark ␍ that says something was written over.
+func CleanOutput(s string) string { return clean(s, compileControls, true) }
 
-func clean(s string, controls func() *regexp.Regexp) string {
+func (r *Renderer) clean(s string) string { return clean(s, r.controls, false) }
+
+func (r *Renderer) cleanOutput(s string) string { return clean(s, r.controls, true) }
+
+// OverwrittenMark starts a line of tool output that was written over.
+const OverwrittenMark = "␍"
+
+func clean(s string, controls func() *regexp.Regexp, overwrite bool) string {
 	if strings.Contains(s, "\r") {
 		lines := strings.Split(s, "\n")
 		for i, l := range lines {
 			l = strings.TrimRight(l, "\r")
 			if j := strings.LastIndexByte(l, '\r'); j >= 0 {
-				l = l[j+1:]
+				if overwrite {
+					l = OverwrittenMark + l[j+1:]
+				} else {
+					l = strings.ReplaceAll(l, "\r", "\n")
+				}
 			}
 			lines[i] = l
 		}
@@ -441,7 +465,7 @@ func clean(s string, controls func() *regexp.Regexp) string {
 	if hasControl(s) {
 		s = controls().ReplaceAllString(s, "")
 	}
-	return strings.ReplaceAll(s, "\t", "    ")
+	return dialogread.MarkInvisible(strings.ReplaceAll(s, "\t", "    "))
 }
 
 // hasControl reports whether s holds a byte controlPattern could match: a C0

@@ -87,7 +87,9 @@ func TestNoEscapesFromTheDialog(t *testing.T) {
 		require.NotRegexp(t, "[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]", colored)
 	}
 	require.Equal(t, "ab", view.Clean("a\x1b]0;title\x07b\x1b[2J"))
-	require.Equal(t, "100%\nok", view.Clean("50%\r100%\r\nok"))
+	require.Equal(t, "50%\n100%\nok", view.Clean("50%\r100%\r\nok"), "text written before a carriage return is shown")
+	require.Equal(t, "␍100%\nok", view.CleanOutput("50%\r100%\r\nok"), "a progress bar keeps its last state, marked")
+	require.Equal(t, "abc⟨U+202E⟩fed", view.Clean("abc\u202efed"))
 	require.Equal(t, "x    y", view.Clean("x\ty\x00\u009b"))
 }
 

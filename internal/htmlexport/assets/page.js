@@ -54,7 +54,8 @@
   }
 
   // clean drops terminal escape sequences and carriage-return overwrites
-  // from tool output, so that it reads as it looked.
+  // from tool output, so that it reads as it looked; a line written over
+  // starts with the mark ␍ (as in view), so that nothing hides unseen.
   var ansi = /\x1b\[[0-?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
   function clean(s) {
     if (!s) return '';
@@ -63,7 +64,7 @@
       s = s.split('\n').map(function (l) {
         l = l.replace(/\r+$/, '');
         var i = l.lastIndexOf('\r');
-        return i >= 0 ? l.slice(i + 1) : l;
+        return i >= 0 ? '\u240d' + l.slice(i + 1) : l;
       }).join('\n');
     }
     return s;
