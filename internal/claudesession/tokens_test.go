@@ -106,3 +106,31 @@ func expectMessageTokens(t *testing.T, files []string) (count int, sum adapterte
 	}
 	return count, sum
 }
+
+// TestMessageTokensOnce: a message's lines that have a stop_reason carry
+// its usage, which the first text entry written from them carries; the
+// second text block of the same message.id carries none; a line without
+// stop_reason (the message_start snapshot) carries none.
+func TestMessageTokensOnce(t *testing.T) {
+	const session = `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"go"},"uuid":"u1","timestamp":"2026-01-02T10:00:00.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
+{"parentUuid":"u1","isSidechain":false,"type":"assistant","message":{"id":"msg_a","model":"claude-x","role":"assistant","content":[{"type":"text","text":"snapshot"}],"stop_reason":null,"usage":{"input_tokens":7,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":1}},"uuid":"a0","timestamp":"2026-01-02T10:00:01.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
+{"parentUuid":"a0","isSidechain":false,"type":"assistant","message":{"id":"msg_b","model":"claude-x","role":"assistant","content":[{"type":"text","text":"one"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"cache_read_input_tokens":300,"cache_creation_input_tokens":4,"output_tokens":9}},"uuid":"a1","timestamp":"2026-01-02T10:00:02.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
+{"parentUuid":"a1","isSidechain":false,"type":"assistant","message":{"id":"msg_b","model":"claude-x","role":"assistant","content":[{"type":"text","text":"two"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"cache_read_input_tokens":300,"cache_creation_input_tokens":4,"output_tokens":9}},"uuid":"a2","timestamp":"2026-01-02T10:00:02.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
+`
+	var got []string
+	for _, l := range bytes.Split(run(t, bytes.NewReader([]byte(session)), false), []byte("\n")) {
+		var e struct {
+			Type    string          `json:"type"`
+			Content string          `json:"content"`
+			Tokens  json.RawMessage `json:"tokens"`
+		}
+		if len(l) == 0 {
+			continue
+		}
+		require.NoError(t, json.Unmarshal(l, &e))
+		if e.Type == "message" {
+			got = append(got, e.Content+" "+string(e.Tokens))
+		}
+	}
+	assert.Equal(t, []string{"snapshot ", `one {"in":324,"out":9,"cache_read":300,"cache_write":4}`, "two "}, got)
+}
