@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 )
 
 // Tokens is a tokens object of the dialog, read with encoding/json.
@@ -86,4 +90,36 @@ func RequireWithin(t testing.TB, sum, total Tokens) {
 	assert.LessOrEqual(t, sum.CacheRead, total.CacheRead, "message cache_read, summed, vs total")
 	assert.LessOrEqual(t, sum.CacheWrite, total.CacheWrite, "message cache_write, summed, vs total")
 	assert.LessOrEqual(t, sum.Reasoning, total.Reasoning, "message reasoning, summed, vs total")
+}
+
+// NoMessageTokens converts each file with f and checks that no message
+// entry carries tokens: for a format whose usage of a response arrives
+// only after its text was written (or never per response), where an
+// entry, written once, cannot carry it.
+func NoMessageTokens(t *testing.T, f adapter.Format, files []string) {
+	t.Helper()
+	if len(files) == 0 {
+		t.Skip("no captures (the shared corpus is not checked out beside the repo)")
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			raw, err := os.ReadFile(path)
+			require.NoError(t, err)
+			got := ReadMessageTokens(t, Convert(t, f, bytes.NewReader(raw)))
+			assert.Zero(t, got.Carried, "message entries with tokens")
+			RequireWithin(t, got.Sum(), got.Total)
+		})
+	}
+}
+
+// Files is the files of dir matching any of patterns.
+func Files(t testing.TB, dir string, patterns ...string) []string {
+	t.Helper()
+	var files []string
+	for _, p := range patterns {
+		m, err := filepath.Glob(filepath.Join(dir, p))
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	return files
 }
