@@ -23,8 +23,13 @@
 //   - Synthetic assistant messages (model "<synthetic>": API errors, local
 //     command output) are shown as messages, unchanged, but are not turns;
 //     those with a top-level error count as warnings, as do system/api_retry.
-//   - Message entries carry no per-message tokens: the usage on assistant
-//     lines is the message_start snapshot (output 0–8), not the real count.
+//   - Per-message tokens: the usage on an assistant line is the
+//     message_start snapshot (output 0–8, a placeholder) unless the line
+//     has a stop_reason, which it gets only once the API's message_delta
+//     has given the final counts. So the first text entry of an API
+//     message whose line has a stop_reason carries that message's usage,
+//     once per message.id; other message entries carry none (unknown,
+//     not a placeholder shown as a count). Synthetic messages carry none.
 //
 // Claude-compatible streams go through the same adapter, named by their
 // system/init (see compatible.go): Qwen Code (qwen_code_version) and Amp
@@ -165,6 +170,8 @@ type message struct {
 	blocks Shown // the blocks shown, to drop repeats
 	turn   bool  // counted as a turn
 	seen   bool  // an assistant line had it (not only stream events)
+	// tokensShown: a message entry carried its usage (never twice)
+	tokensShown bool
 }
 
 // tool is what the adapter remembers of one source tool id.
@@ -362,6 +369,7 @@ func (a *Adapter) assistant(ev *event) error {
 			a.warnings++
 		}
 	}
+	final := false // this line's usage is the message's final count
 	if !synthetic {
 		if parent == "" && a.countsTurn(ms) {
 			a.turns++
@@ -371,11 +379,12 @@ func (a *Adapter) assistant(ev *event) error {
 			if len(key) == 0 {
 				a.loose.Add(u) // no id (Amp): a message of its own
 			}
+			final = msg.StopReason.Str() != ""
 		}
 	}
 	if content.IsString() {
 		if ms.blocks.Fresh(a.seed, content) {
-			a.w.Message(dialog.Message{Content: dialog.Lit(content.Lit()), Parent: parent})
+			a.text(dialog.Lit(content.Lit()), parent, ms, final)
 		}
 		return nil
 	}
@@ -383,17 +392,31 @@ func (a *Adapter) assistant(ev *event) error {
 		if !ms.blocks.Fresh(a.seed, e.Value) {
 			continue
 		}
-		a.block(e.Value, parent)
+		a.block(e.Value, parent, ms, final)
 	}
 	return nil
 }
 
+// text writes a message entry of API message ms; the first one written
+// from a line with the message's final usage carries it.
+func (a *Adapter) text(content dialog.Text, parent string, ms *message, final bool) {
+	if content.IsEmpty() {
+		return // no entry (the writer would skip it), so nothing to carry
+	}
+	m := dialog.Message{Content: content, Parent: parent}
+	if final && !ms.tokensShown {
+		ms.tokensShown = true
+		m.Tokens, m.HasTokens = ms.usage.Tokens(), true
+	}
+	a.w.Message(m)
+}
+
 // block converts one content block of an assistant message.
-func (a *Adapter) block(b jsonraw.Value, parent string) {
+func (a *Adapter) block(b jsonraw.Value, parent string, ms *message, final bool) {
 	blk := ParseBlock(b)
 	switch string(blk.Type.Body()) {
 	case "text":
-		a.w.Message(dialog.Message{Content: dialog.Lit(blk.Text.Lit()), Parent: parent})
+		a.text(dialog.Lit(blk.Text.Lit()), parent, ms, final)
 	case "thinking":
 		a.w.Thinking(dialog.Lit(blk.Thinking.Lit()), parent)
 	case "tool_use", "server_tool_use", "mcp_tool_use":

@@ -117,6 +117,8 @@ type message struct {
 	usage  claude.Usage
 	blocks claude.Shown // the blocks shown, to drop repeats
 	turn   bool         // counted as a turn
+	// tokensShown: a message entry carried its usage (never twice)
+	tokensShown bool
 }
 
 // tool is what the adapter remembers of one tool_use id.

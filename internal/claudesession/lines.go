@@ -56,9 +56,11 @@ func (a *Adapter) assistant(l line, parent string) error {
 	}
 	key := msgKey(id, l.uuid)
 	ms := a.lookup(key)
+	final := false // this line's usage is the message's final count
 	if !synthetic {
 		if u, ok := claude.ParseUsage(use); ok {
 			ms.usage.MaxOf(u)
+			final = stop.Str() != ""
 		}
 		if main && !ms.turn {
 			ms.turn = true
@@ -80,7 +82,7 @@ func (a *Adapter) assistant(l line, parent string) error {
 	if content.IsString() {
 		if ms.blocks.Fresh(a.seed, content) {
 			a.entry()
-			a.w.Message(dialog.Message{Content: dialog.Lit(content.Lit()), Parent: parent})
+			a.text(dialog.Lit(content.Lit()), parent, ms, final)
 			if main && apiErr {
 				a.last.apiErr = content.Str()
 			}
@@ -97,19 +99,36 @@ func (a *Adapter) assistant(l line, parent string) error {
 		if main && apiErr && e.Value.Get("type").Is("text") && a.last.apiErr == "" {
 			a.last.apiErr = e.Value.Get("text").Str()
 		}
-		a.block(e.Value, parent)
+		a.block(e.Value, parent, ms, final)
 	}
 	return nil
 }
 
+// text writes a message entry of API message ms. A line has the message's
+// final usage when it has a stop_reason (written after the API's
+// message_delta); earlier lines carry the message_start snapshot, whose
+// output count is a placeholder. The first entry written from a final
+// line carries the usage, once per message.id; others carry none.
+func (a *Adapter) text(content dialog.Text, parent string, ms *message, final bool) {
+	if content.IsEmpty() {
+		return // no entry (the writer would skip it), so nothing to carry
+	}
+	m := dialog.Message{Content: content, Parent: parent}
+	if final && !ms.tokensShown {
+		ms.tokensShown = true
+		m.Tokens, m.HasTokens = ms.usage.Tokens(), true
+	}
+	a.w.Message(m)
+}
+
 // block converts one content block of an assistant message.
-func (a *Adapter) block(b jsonraw.Value, parent string) {
+func (a *Adapter) block(b jsonraw.Value, parent string, ms *message, final bool) {
 	blk := claude.ParseBlock(b)
 	switch string(blk.Type.Body()) {
 	case "text":
 		if l := blk.Text.Lit(); !l.IsEmpty() {
 			a.entry()
-			a.w.Message(dialog.Message{Content: dialog.Lit(l), Parent: parent})
+			a.text(dialog.Lit(l), parent, ms, final)
 		}
 	case "thinking":
 		if l := blk.Thinking.Lit(); !l.IsEmpty() {

@@ -25,6 +25,10 @@
 //     Codex's own event for the call (item_completed), or from the header
 //     Codex puts before the output ("Exit code: N", "Process exited with
 //     code N"); a non-zero code is an error.
+//   - A message entry carries tokens (its request's last_token_usage) only
+//     when the request's token_count came after its turn_context and
+//     before any of its response items, with a total that grew (0.4x);
+//     later versions write it after the message, whose entry is out then.
 package codexrollout
 
 import (
@@ -155,6 +159,15 @@ type Adapter struct {
 	compacted    bool // a compaction marker stands for the current compaction
 
 	tokens dialog.Tokens
+	// stepUsage is the usage of the model request under way, when a
+	// token_count gave it before any response item of the request (Codex
+	// 0.4x writes it first; later ones write it after the request's
+	// message, whose entry is out by then): its first message entry
+	// carries it. stepItems: a response item came since the request's
+	// turn_context.
+	stepUsage    dialog.Tokens
+	hasStepUsage bool
+	stepItems    bool
 
 	records, unknown int
 	unknownNames     []string
@@ -168,7 +181,8 @@ type Adapter struct {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, open: make(map[string]*call), boundary: true, seed: maphash.MakeSeed()}
+	// stepItems until a turn_context: no request is known to have begun.
+	return &Adapter{w: w, open: make(map[string]*call), boundary: true, seed: maphash.MakeSeed(), stepItems: true}
 }
 
 var errNoPayload = errors.New("record without a payload object")
@@ -217,6 +231,7 @@ func (a *Adapter) Event(ev adapter.Event) error {
 	case "event_msg":
 		a.eventMsg(payload)
 	case "turn_context":
+		a.stepItems, a.hasStepUsage = false, false // a new model request
 		a.turnContext(payload)
 	case "compacted":
 		a.settleUser()
@@ -446,7 +461,13 @@ func (a *Adapter) eventMsg(p jsonraw.Value) {
 	case "token_count":
 		if info := p.Get("info"); info.IsObject() {
 			if u := info.Get("total_token_usage"); u.IsObject() {
-				a.tokens = codex.Tokens(u)
+				total := codex.Tokens(u)
+				// A total that did not change repeats the last request's
+				// count (Codex writes each twice), so it is no one's.
+				if last := info.Get("last_token_usage"); last.IsObject() && !a.stepItems && total != a.tokens {
+					a.stepUsage, a.hasStepUsage = codex.Tokens(last), true
+				}
+				a.tokens = total
 			}
 		}
 	case "user_message":

@@ -31,6 +31,7 @@ func toolName(name string) string {
 }
 
 func (a *Adapter) responseItem(p jsonraw.Value) {
+	a.stepItems = true // a token_count from now on comes after this item
 	typ := p.Get("type").Body()
 	switch string(typ) {
 	case "message":
@@ -121,7 +122,11 @@ func (a *Adapter) message(l jsonraw.Literal) {
 		return
 	}
 	a.output(true)
-	a.w.Message(dialog.Message{Content: dialog.Lit(l)})
+	m := dialog.Message{Content: dialog.Lit(l)}
+	if a.hasStepUsage { // once per request
+		m.Tokens, m.HasTokens, a.hasStepUsage = a.stepUsage, true, false
+	}
+	a.w.Message(m)
 }
 
 // reasoning writes a reasoning item's summary (or, when it has none, its

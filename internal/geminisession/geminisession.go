@@ -116,7 +116,9 @@ func Detect(ev adapter.Event) adapter.Claim {
 type message struct {
 	thoughts int  // thoughts written
 	tokens   bool // its tokens counted
-	output   bool // counted as a turn
+	// tokensShown: a message entry carried its tokens (never twice)
+	tokensShown bool
+	output      bool // counted as a turn
 	// text is the body of the text written (a literal's, escapes kept),
 	// kept for the last message of its thread only: a later record of it
 	// may have more.
@@ -543,7 +545,7 @@ func (a *Adapter) gemini(msg *message, content, thoughts, tokens, calls jsonraw.
 	}
 	if tokens.IsObject() && !msg.tokens {
 		msg.tokens = true
-		a.addTokens(tokens)
+		a.tokens = a.tokens.Plus(chatTokens(tokens)) // saturating: totals never wrap
 	}
 	output := false
 	// Thoughts: a list of pieces of the model's thinking, the ones not
@@ -573,7 +575,7 @@ func (a *Adapter) gemini(msg *message, content, thoughts, tokens, calls jsonraw.
 			output = true
 		}
 	}
-	if a.newText(msg, content, parent) {
+	if a.newText(msg, content, tokens, parent) {
 		output = true
 	}
 	// The calls of one message run together: all start, then those
@@ -607,7 +609,7 @@ func (a *Adapter) gemini(msg *message, content, thoughts, tokens, calls jsonraw.
 
 // newText writes what is new in a model message's text: all of it the
 // first time, what was added to it later.
-func (a *Adapter) newText(msg *message, content jsonraw.Value, parent string) bool {
+func (a *Adapter) newText(msg *message, content, tokens jsonraw.Value, parent string) bool {
 	l := a.textOf(content)
 	body := l.Body()
 	if len(body) == 0 {
@@ -627,15 +629,28 @@ func (a *Adapter) newText(msg *message, content jsonraw.Value, parent string) bo
 			return false
 		}
 		msg.text = append(msg.text, body[len(old):]...)
-		a.w.Message(dialog.Message{Content: dialog.Lit(rest.Lit()), Parent: parent})
+		a.message(msg, dialog.Lit(rest.Lit()), tokens, parent)
 		return true
 	case old != nil:
 		// Rewritten otherwise: the first text stands.
 		return false
 	}
 	msg.text = append(msg.text[:0], body...)
-	a.w.Message(dialog.Message{Content: dialog.Lit(l), Parent: parent})
+	a.message(msg, dialog.Lit(l), tokens, parent)
 	return true
+}
+
+// message writes a message entry of model message msg. The first entry
+// written from a record that has the message's tokens carries them: the
+// CLI adds them once the response is done, so they are its final count.
+// Text written from a record before the tokens came carries none.
+func (a *Adapter) message(msg *message, content dialog.Text, tokens jsonraw.Value, parent string) {
+	m := dialog.Message{Content: content, Parent: parent}
+	if tokens.IsObject() && !msg.tokensShown && !content.IsEmpty() {
+		msg.tokensShown = true
+		m.Tokens, m.HasTokens = chatTokens(tokens), true
+	}
+	a.w.Message(m)
 }
 
 // textOf joins a content's text: a string, or the text parts of a list
@@ -895,9 +910,11 @@ func (a *Adapter) restate(msgs jsonraw.Value) {
 	}
 }
 
-// addTokens adds a message's token counts: in = input (the prompt, cached
-// included) + tool-use prompt, out = output + thoughts.
-func (a *Adapter) addTokens(t jsonraw.Value) {
+// chatTokens reads a message's token counts: in = input (the prompt, cached
+// included) + tool-use prompt, out = output + thoughts. The run's total is
+// the sum of these, so a message's figure and the total agree.
+func chatTokens(t jsonraw.Value) dialog.Tokens {
+	var sum dialog.Tokens
 	for m := t.Members(); m.Next(); {
 		n, _ := m.Value.Int()
 		var add dialog.Tokens
@@ -911,8 +928,9 @@ func (a *Adapter) addTokens(t jsonraw.Value) {
 		case "cached":
 			add.CacheRead = n
 		}
-		a.tokens = a.tokens.Plus(add) // saturating: totals never wrap
+		sum = sum.Plus(add) // saturating
 	}
+	return sum
 }
 
 // warning writes an error or warning record of the file.

@@ -1,0 +1,186 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
+)
+
+// TestCorpusMessageTokens: over every capture, the tokens of message
+// entries (main thread and subagents) never add up to more than
+// complete's total, and they are, entry for entry, what an independent
+// reading of the source (encoding/json) expects: the usage of an API
+// message whose line has a stop_reason, on the first new text block of
+// such a line, once per message.id. Where no result has modelUsage
+// (before 2.0), the total is result.usage, the main thread's only, so
+// only the main thread's sum is held to it.
+func TestCorpusMessageTokens(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
+	if len(files) == 0 {
+		t.Skipf("no captures in %s (the shared corpus is not checked out here)", corpusDir)
+	}
+	carried := 0
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			require.NoError(t, err)
+			out, _ := runPipeline(t, string(src))
+			got := adaptertest.ReadMessageTokens(t, []byte(out))
+			want, subagentsInTotal := expectMessageTokens(t, src)
+			if subagentsInTotal {
+				adaptertest.RequireWithin(t, got.Sum(), got.Total)
+			} else {
+				adaptertest.RequireWithin(t, got.Main, got.Total)
+			}
+			assert.Equal(t, want.count, got.Carried, "message entries with tokens")
+			assert.Equal(t, want.sum, got.Sum(), "message tokens, summed")
+			carried += got.Carried
+		})
+	}
+	assert.Positive(t, carried, "no capture gave a message entry tokens")
+}
+
+type wantTokens struct {
+	count int
+	sum   adaptertest.Tokens
+}
+
+// expectMessageTokens reads the source with encoding/json: which API
+// messages' usage a message entry carries, and whether the last result
+// has modelUsage (a total that counts subagents).
+func expectMessageTokens(t *testing.T, src []byte) (w wantTokens, subagentsInTotal bool) {
+	t.Helper()
+	type usage struct {
+		Input      *int64 `json:"input_tokens"`
+		Output     int64  `json:"output_tokens"`
+		CacheRead  int64  `json:"cache_read_input_tokens"`
+		CacheWrite int64  `json:"cache_creation_input_tokens"`
+	}
+	var line struct {
+		Type    string `json:"type"`
+		UUID    string `json:"uuid"`
+		Error   any    `json:"error"`
+		Message struct {
+			ID         string          `json:"id"`
+			Model      string          `json:"model"`
+			StopReason *string         `json:"stop_reason"`
+			Usage      *usage          `json:"usage"`
+			Content    json.RawMessage `json:"content"`
+		} `json:"message"`
+		ModelUsage map[string]any `json:"modelUsage"`
+	}
+	seen := map[string]bool{}    // message key + block, as shown
+	carried := map[string]bool{} // message keys whose usage an entry carries
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		line.Error, line.UUID, line.ModelUsage = nil, "", nil
+		line.Message.ID, line.Message.Model, line.Message.StopReason, line.Message.Usage, line.Message.Content = "", "", nil, nil, nil
+		if json.Unmarshal(sc.Bytes(), &line) != nil {
+			continue
+		}
+		switch line.Type {
+		case "result":
+			subagentsInTotal = len(line.ModelUsage) > 0
+			continue
+		case "assistant":
+		default:
+			continue
+		}
+		n++
+		m := line.Message
+		key := m.ID
+		if key == "" {
+			key = line.UUID
+		}
+		if key == "" {
+			key = "line " + strconv.Itoa(n) // no id: a message of its own
+		}
+		var texts []string // the new, non-empty texts of the line
+		var s string
+		var blocks []json.RawMessage
+		switch {
+		case json.Unmarshal(m.Content, &s) == nil:
+			if !seen[key+"\x00"+string(m.Content)] && s != "" {
+				texts = append(texts, s)
+			}
+			seen[key+"\x00"+string(m.Content)] = true
+		case json.Unmarshal(m.Content, &blocks) == nil:
+			for _, b := range blocks {
+				var blk struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				}
+				_ = json.Unmarshal(b, &blk)
+				if !seen[key+"\x00"+string(b)] && blk.Type == "text" && blk.Text != "" {
+					texts = append(texts, blk.Text)
+				}
+				seen[key+"\x00"+string(b)] = true
+			}
+		}
+		synthetic := m.Model == "<synthetic>" || line.Error != nil
+		final := !synthetic && m.Usage != nil && m.StopReason != nil && *m.StopReason != ""
+		if !final || len(texts) == 0 || carried[key] {
+			continue
+		}
+		carried[key] = true
+		u := m.Usage
+		in := u.CacheRead + u.CacheWrite
+		if u.Input != nil {
+			in += *u.Input
+		}
+		w.count++
+		w.sum.In += in
+		w.sum.Out += u.Output
+		w.sum.CacheRead += u.CacheRead
+		w.sum.CacheWrite += u.CacheWrite
+	}
+	require.NoError(t, sc.Err())
+	return w, subagentsInTotal
+}
+
+// TestMessageTokensOnFinalLineOnce: a line without stop_reason carries the
+// message_start snapshot (output 1 here), so its text entry has no tokens;
+// the first text written from a line with a stop_reason carries the
+// message's usage; a later line of the same message.id carries none.
+func TestMessageTokensOnFinalLineOnce(t *testing.T) {
+	const in = `{"type":"system","subtype":"init","model":"claude-x","cwd":"/w","session_id":"s"}
+{"type":"assistant","message":{"id":"msg_1","model":"claude-x","content":[{"type":"text","text":"early"}],"stop_reason":null,"usage":{"input_tokens":10,"cache_read_input_tokens":100,"cache_creation_input_tokens":5,"output_tokens":1}}}
+{"type":"assistant","message":{"id":"msg_1","model":"claude-x","content":[{"type":"text","text":"late"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_read_input_tokens":100,"cache_creation_input_tokens":5,"output_tokens":50}}}
+{"type":"assistant","message":{"id":"msg_1","model":"claude-x","content":[{"type":"text","text":"again"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_read_input_tokens":100,"cache_creation_input_tokens":5,"output_tokens":50}}}
+{"type":"assistant","message":{"id":"msg_2","model":"<synthetic>","content":[{"type":"text","text":"API Error"}],"stop_reason":"stop_sequence","usage":{"input_tokens":0,"output_tokens":0}}}
+`
+	out, stderr := runPipeline(t, in)
+	require.Empty(t, stderr)
+	var tokens []string
+	for _, l := range bytes.Split([]byte(out), []byte("\n")) {
+		var e struct {
+			Type    string          `json:"type"`
+			Content string          `json:"content"`
+			Tokens  json.RawMessage `json:"tokens"`
+		}
+		if len(l) == 0 {
+			continue
+		}
+		require.NoError(t, json.Unmarshal(l, &e))
+		if e.Type == "message" {
+			tokens = append(tokens, e.Content+" "+string(e.Tokens))
+		}
+	}
+	assert.Equal(t, []string{
+		"early ",
+		`late {"in":115,"out":50,"cache_read":100,"cache_write":5}`,
+		"again ",
+		"API Error ",
+	}, tokens)
+}
