@@ -199,6 +199,9 @@ func (a *Adapter) result(r jsonraw.Value) {
 		}
 		a.sum.Message = strings.TrimSpace(typ + ": " + msg)
 	}
+	if reward, ok := r.Get("verifier_result").Get("rewards").Get("reward").Float(); ok {
+		a.sum.Reward, a.sum.HasReward = reward, true
+	}
 	exec := r.Get("agent_execution")
 	start, ok1 := adapter.Time(exec.Get("started_at"))
 	end, ok2 := adapter.Time(exec.Get("finished_at"))

@@ -38,6 +38,7 @@ type entry struct {
 	DurationMS  int64    `json:"duration_ms"`
 	Message     string   `json:"message"`
 	Reason      string   `json:"reason"`
+	Reward      *float64 `json:"reward"`
 	CostUSD     *float64 `json:"cost_usd"`
 	TotalTokens struct {
 		In        int64 `json:"in"`
@@ -165,6 +166,7 @@ func makeTrial(t *testing.T, dir, result string) string {
 // result.json.
 func TestTrialFolder(t *testing.T) {
 	trial := makeTrial(t, filepath.Join(t.TempDir(), "hello__AbC"), `{"exception_info": {"exception_type": "AgentTimeoutError", "exception_message": "timed out after 60 seconds"},
+  "verifier_result": {"rewards": {"reward": 0.5}},
   "agent_execution": {"started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:01:00Z"}}`)
 	inputs, ok, err := Inputs(trial)
 	require.NoError(t, err)
@@ -212,6 +214,8 @@ func TestTrialFolder(t *testing.T) {
 	assert.Equal(t, "timeout", c.Status)
 	assert.Equal(t, "AgentTimeoutError: timed out after 60 seconds", c.Message)
 	assert.EqualValues(t, 60000, c.DurationMS, "from result.json's agent_execution")
+	require.NotNil(t, c.Reward, "the verifier's reward is kept")
+	assert.Equal(t, 0.5, *c.Reward)
 	assert.EqualValues(t, 300, c.TotalTokens.In, "the continuation's final_metrics, the whole run's")
 	assert.EqualValues(t, 30, c.TotalTokens.Out)
 }
