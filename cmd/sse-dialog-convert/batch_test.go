@@ -415,7 +415,7 @@ func TestDirectoryInputIsAnError(t *testing.T) {
 	dir := t.TempDir()
 	code, stderr := batchRun(t, "--out-dir", filepath.Join(dir, "out"), dir)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, dir+" is a folder with no session of a format it reads (claude-session, codex-rollout, gemini-session) in it; to convert the transcripts it holds, name them ("+filepath.Join(dir, "*.jsonl")+")")
+	assert.Contains(t, stderr, dir+" is a folder with no session of a format it reads (claude-session, codex-rollout, gemini-session, atif) in it; to convert the transcripts it holds, name them ("+filepath.Join(dir, "*.jsonl")+")")
 	ents, err := os.ReadDir(filepath.Join(dir, "out"))
 	require.NoError(t, err)
 	assert.Empty(t, ents, "no dialog for a folder")

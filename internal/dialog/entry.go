@@ -62,6 +62,10 @@ type Summary struct {
 	HasCost bool
 	// Warnings counts non-fatal error notices in the stream (retries, warnings).
 	Warnings int
+	// Reward is a benchmark verifier's score of the run (Harbor's
+	// result.json), written as reward when HasReward is set.
+	Reward    float64
+	HasReward bool
 }
 
 // WarningPrefix starts a message entry that shows a warning: a failure

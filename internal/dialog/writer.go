@@ -457,6 +457,10 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 		b = append(b, `,"warnings":`...)
 		b = strconv.AppendInt(b, int64(s.Warnings), 10)
 	}
+	if s.HasReward && !math.IsInf(s.Reward, 0) && !math.IsNaN(s.Reward) {
+		b = append(b, `,"reward":`...)
+		b = strconv.AppendFloat(b, s.Reward, 'f', -1, 64)
+	}
 	w.finish(b)
 	w.closed, w.status = true, s.Status
 	return w.err

@@ -6,6 +6,7 @@ package registry
 
 import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/atif"
 	"github.com/ssebench/sse-dialog-convert/internal/claude"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
 	"github.com/ssebench/sse-dialog-convert/internal/codex"
@@ -32,6 +33,7 @@ func All() []adapter.Format {
 		claudesession.Format(),
 		codexrollout.Format(),
 		geminisession.Format(),
+		atif.Format(),
 	}
 }
 

@@ -1,0 +1,314 @@
+package atif
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
+)
+
+// entry is one decoded dialog entry.
+type entry struct {
+	Type    string `json:"type"`
+	Content string `json:"content"`
+	ToolID  string `json:"tool_id"`
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	Result  string `json:"result"`
+	Error   string `json:"error"`
+	Parent  string `json:"parent_tool_id"`
+	Data    struct {
+		Model, Agent, CWD string
+	} `json:"data"`
+	Turns       int      `json:"turns"`
+	DurationMS  int64    `json:"duration_ms"`
+	Message     string   `json:"message"`
+	Reason      string   `json:"reason"`
+	Reward      *float64 `json:"reward"`
+	CostUSD     *float64 `json:"cost_usd"`
+	TotalTokens struct {
+		In        int64 `json:"in"`
+		Out       int64 `json:"out"`
+		CacheRead int64 `json:"cache_read"`
+	} `json:"total_tokens"`
+	Tokens *struct {
+		In  int64 `json:"in"`
+		Out int64 `json:"out"`
+	} `json:"tokens"`
+}
+
+// convert runs input through the pipeline as ATIF, checks the dialog
+// against the contract and decodes it.
+func convert(t *testing.T, r io.Reader) (entries []entry, stderr string) {
+	t.Helper()
+	var out, diag bytes.Buffer
+	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), MaxText: -1},
+		dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true, Stderr: &diag})
+	require.NoError(t, c.Feed(r, "input"))
+	require.NoError(t, c.Close(nil))
+	var findings []string
+	_, err := dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	require.NoError(t, err)
+	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out.String())
+	dec := json.NewDecoder(&out)
+	for {
+		var e entry
+		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
+			break
+		} else {
+			require.NoError(t, err)
+		}
+		entries = append(entries, e)
+	}
+	return entries, diag.String()
+}
+
+func ofType(es []entry, typ string) []entry {
+	var out []entry
+	for _, e := range es {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func eventOf(t *testing.T, s string) adapter.Event {
+	t.Helper()
+	v, ok := jsonraw.Parse([]byte(s))
+	require.True(t, ok)
+	return adapter.Event{Value: v}
+}
+
+func TestDetect(t *testing.T) {
+	for s, want := range map[string]adapter.Claim{
+		`{"schema_version":"ATIF-v1.7","agent":{"name":"x"},"steps":[]}`: adapter.Yes,
+		`{"schema_version":"ATIF-v1.0"}`:                                 adapter.Yes,
+		`{"sse_atif":"result","result":{}}`:                              adapter.Yes,
+		`{"schema_version":"1.0","steps":[]}`:                            adapter.No,
+		`{"schema_version":7}`:                                           adapter.No,
+		`{"type":"assistant","message":{}}`:                              adapter.No,
+		`{"sessionId":"x","messages":[]}`:                                adapter.No,
+	} {
+		assert.Equal(t, want, Detect(eventOf(t, s)), s)
+	}
+}
+
+// writeFile writes content at dir/rel, making its folders.
+func writeFile(t *testing.T, dir, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	return p
+}
+
+// trial is a Harbor trial's trajectory, pretty-printed as Harbor writes
+// it, with a summarisation subagent file, a continuation and result.json.
+const trialTrajectory = `{
+  "schema_version": "ATIF-v1.7",
+  "session_id": "s",
+  "agent": {"name": "terminus-2", "version": "2.0.0", "model_name": "openai/gpt-4o"},
+  "steps": [
+    {"step_id": 1, "timestamp": "2026-01-01T00:00:01Z", "source": "user", "message": "Create hello.txt"},
+    {"step_id": 2, "timestamp": "2026-01-01T00:00:02Z", "source": "agent", "message": "Summarising first.", "metrics": {"prompt_tokens": 100, "completion_tokens": 10}},
+    {"step_id": 3, "timestamp": "2026-01-01T00:00:03Z", "source": "system", "message": "Performed context summarization.",
+      "observation": {"results": [{"subagent_trajectory_ref": [
+        {"session_id": "s-sum", "trajectory_path": "trajectory.summarization-1-summary.json", "extra": {"summary": "Summary generation"}},
+        {"session_id": "s-gone", "trajectory_path": "trajectory.summarization-1-questions.json"},
+        {"session_id": "s-out", "trajectory_path": "../../../etc/passwd"}]}]}}
+  ],
+  "continued_trajectory_ref": "trajectory.cont-1.json",
+  "final_metrics": {"total_prompt_tokens": 100, "total_completion_tokens": 10}
+}
+`
+
+const trialSummary = `{"schema_version": "ATIF-v1.7", "session_id": "s-sum", "agent": {"name": "terminus-2-summarization-summary", "version": "2.0.0"},
+ "steps": [{"step_id": 1, "source": "user", "message": "Summarise."}, {"step_id": 2, "source": "agent", "message": "Nothing done yet."}]}`
+
+const trialContinuation = `{"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "terminus-2", "version": "2.0.0"},
+ "steps": [
+  {"step_id": 1, "source": "user", "message": "Create hello.txt", "is_copied_context": true},
+  {"step_id": 2, "timestamp": "2026-01-01T00:00:05Z", "source": "agent", "message": "Writing it now.",
+   "tool_calls": [{"tool_call_id": "call_1", "function_name": "bash_command", "arguments": {"keystrokes": "echo hi > hello.txt\n"}}],
+   "observation": {"results": [{"source_call_id": "call_1", "content": "$ echo hi > hello.txt"}]},
+   "metrics": {"prompt_tokens": 200, "completion_tokens": 20}}],
+ "final_metrics": {"total_prompt_tokens": 300, "total_completion_tokens": 30}}`
+
+func makeTrial(t *testing.T, dir, result string) string {
+	t.Helper()
+	writeFile(t, dir, "agent/trajectory.json", trialTrajectory)
+	writeFile(t, dir, "agent/trajectory.summarization-1-summary.json", trialSummary)
+	writeFile(t, dir, "agent/trajectory.cont-1.json", trialContinuation)
+	if result != "" {
+		writeFile(t, dir, "result.json", result)
+	}
+	return dir
+}
+
+// TestTrialFolder: a trial folder is one dialog with its continuation,
+// its subagent file, a warning for the file that is not there (and for
+// the one outside the folder, which is not read), and the ending of
+// result.json.
+func TestTrialFolder(t *testing.T) {
+	trial := makeTrial(t, filepath.Join(t.TempDir(), "hello__AbC"), `{"exception_info": {"exception_type": "AgentTimeoutError", "exception_message": "timed out after 60 seconds"},
+  "verifier_result": {"rewards": {"reward": 0.5}},
+  "agent_execution": {"started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:01:00Z"}}`)
+	inputs, ok, err := Inputs(trial)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Len(t, inputs, 1)
+	assert.Equal(t, trial, inputs[0].Name, "the dialog is named after the trial")
+	r, err := inputs[0].Open()
+	require.NoError(t, err)
+	es, stderr := convert(t, r)
+	assert.Empty(t, stderr)
+
+	prompts := ofType(es, "prompt")
+	require.Len(t, prompts, 1, "the copied prompt of the continuation is not shown again")
+	assert.Equal(t, "Create hello.txt", prompts[0].Content)
+
+	var texts []string
+	for _, m := range ofType(es, "message") {
+		texts = append(texts, m.Content)
+	}
+	assert.Contains(t, texts, "Summarising first.")
+	assert.Contains(t, texts, "Nothing done yet.", "the subagent file is read")
+	assert.Contains(t, texts, "Writing it now.", "the continuation is read")
+	var warnings []string
+	for _, s := range texts {
+		if strings.HasPrefix(s, dialog.WarningPrefix) {
+			warnings = append(warnings, s)
+		}
+	}
+	require.Len(t, warnings, 2, "%q", texts)
+	assert.Contains(t, warnings[0], "trajectory.summarization-1-questions.json")
+	assert.Contains(t, warnings[1], "../../../etc/passwd", "a path out of the folder is not followed")
+
+	var sub entry
+	for _, m := range ofType(es, "message") {
+		if m.Content == "Nothing done yet." {
+			sub = m
+		}
+	}
+	tools := ofType(es, "tool")
+	require.NotEmpty(t, tools)
+	assert.Equal(t, "subagent", tools[0].Name, "a system step with refs and no context_management is a subagent call")
+	assert.Equal(t, tools[0].ToolID, sub.Parent, "the subagent's entries hang on the call that started it")
+
+	c := es[len(es)-1]
+	assert.Equal(t, "timeout", c.Status)
+	assert.Equal(t, "AgentTimeoutError: timed out after 60 seconds", c.Message)
+	assert.EqualValues(t, 60000, c.DurationMS, "from result.json's agent_execution")
+	require.NotNil(t, c.Reward, "the verifier's reward is kept")
+	assert.Equal(t, 0.5, *c.Reward)
+	assert.EqualValues(t, 300, c.TotalTokens.In, "the continuation's final_metrics, the whole run's")
+	assert.EqualValues(t, 30, c.TotalTokens.Out)
+}
+
+// TestTrialWithoutResult: with no result.json the ending is unknown, and
+// said so, not success.
+func TestTrialWithoutResult(t *testing.T) {
+	trial := makeTrial(t, filepath.Join(t.TempDir(), "t1"), "")
+	inputs, ok, err := Inputs(filepath.Join(trial, "agent", "trajectory.json"))
+	require.NoError(t, err)
+	require.True(t, ok)
+	r, err := inputs[0].Open()
+	require.NoError(t, err)
+	es, _ := convert(t, r)
+	c := es[len(es)-1]
+	assert.Equal(t, "error", c.Status)
+	assert.Equal(t, ReasonUnknownEnding, c.Reason)
+}
+
+// TestJobFolder: a job folder (and a folder of jobs) gives one input per
+// trial, in order, named after each trial; other JSON files are not taken.
+func TestJobFolder(t *testing.T) {
+	jobs := t.TempDir()
+	makeTrial(t, filepath.Join(jobs, "job-1", "b-trial"), `{}`)
+	makeTrial(t, filepath.Join(jobs, "job-1", "a-trial"), `{}`)
+	writeFile(t, jobs, "job-1/config.json", `{"schema_version": "not ours"}`)
+	writeFile(t, jobs, "job-1/result.json", `{"n_trials": 2}`)
+	for _, root := range []string{jobs, filepath.Join(jobs, "job-1")} {
+		inputs, ok, err := Inputs(root)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Len(t, inputs, 2)
+		assert.Equal(t, filepath.Join(jobs, "job-1", "a-trial"), inputs[0].Name)
+		assert.Equal(t, filepath.Join(jobs, "job-1", "b-trial"), inputs[1].Name)
+	}
+	_, ok, err := Inputs(filepath.Join(jobs, "job-1", "config.json"))
+	require.NoError(t, err)
+	assert.False(t, ok, "a JSON file that is no trajectory is not this format's")
+	_, ok, err = Inputs(t.TempDir())
+	require.NoError(t, err)
+	assert.False(t, ok, "an empty folder is not this format's")
+}
+
+// TestReadBounded: a file beside the trajectory is read only when it is a
+// regular file (a FIFO would block for ever).
+func TestReadBounded(t *testing.T) {
+	_, err := readDocument(t.TempDir())
+	require.Error(t, err)
+	_, err = readDocument(filepath.Join(t.TempDir(), "nope.json"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestStdinSubagentRef: on standard input a ref to a file cannot be read,
+// and says so.
+func TestStdinSubagentRef(t *testing.T) {
+	es, _ := convert(t, strings.NewReader(trialTrajectory))
+	var warned int
+	for _, m := range ofType(es, "message") {
+		if strings.HasPrefix(m.Content, dialog.WarningPrefix) {
+			warned++
+		}
+	}
+	assert.Equal(t, 3, warned, "each of the three refs is named")
+}
+
+// TestFailureFlags: each producer's way of saying a call failed, and a
+// stated exit code; nothing else is a failure.
+func TestFailureFlags(t *testing.T) {
+	for extra, want := range map[string]bool{
+		`{"tool_result_is_error":true}`:             true,
+		`{"isError":false,"exec_exit_code":2}`:      true,
+		`{"success":false}`:                         true,
+		`{"success":true}`:                          false,
+		`{"status":"failed"}`:                       true,
+		`{"status":"completed"}`:                    false,
+		`{"exit_code":0}`:                           false,
+		`{"exitCode":127}`:                          true,
+		`{"is_error":"false"}`:                      true, // a flag of the wrong type never passes for success
+		`{}`:                                        false,
+		`{"tool_result_metadata":{"exitCode":"x"}}`: false,
+	} {
+		v, ok := jsonraw.Parse([]byte(extra))
+		require.True(t, ok)
+		got, _ := failure("output", v)
+		assert.Equal(t, want, got, extra)
+	}
+	failed, code := failure("Exit Code: 1")
+	assert.True(t, failed)
+	assert.Equal(t, "1", string(code.Bytes()))
+	failed, _ = failure("Exit code: 1") // what `echo "Exit code: $?"` prints
+	assert.False(t, failed)
+	failed, _ = failure("Exit Code: 0")
+	assert.False(t, failed)
+	failed, _ = failure("x\n[error] tool reported failure\n")
+	assert.True(t, failed)
+}
