@@ -202,5 +202,6 @@ it converts, invalid dialog); 2 usage, or a refusal to write over an input;
 	cmd.AddCommand(newRunCmd())
 	cmd.AddCommand(newViewCmd())
 	cmd.AddCommand(newExportCmd())
+	cmd.AddCommand(newStatsCmd())
 	return cmd
 }
