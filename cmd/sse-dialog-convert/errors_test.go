@@ -61,7 +61,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 		{name: "a usage error of a subcommand", args: []string{"export", "x.jsonl"}, code: 2,
 			stderr: "sse-dialog-convert: export needs a format: --html (usage: sse-dialog-convert export --help)\n"},
 		{name: "an unknown help topic", args: []string{"help", "zzz"}, code: 2,
-			stderr: "sse-dialog-convert: unknown help topic \"zzz\" (the commands: completion, convert, export, run, validate, view)\n"},
+			stderr: "sse-dialog-convert: unknown help topic \"zzz\" (the commands: completion, convert, export, run, stats, validate, view)\n"},
 		{name: "a mistyped help topic", args: []string{"help", "conver"}, code: 2,
 			stderr: "sse-dialog-convert: unknown help topic \"conver\"; did you mean \"convert\"?\n"},
 		{name: "a shell with no completion", args: []string{"completion", "tcsh"}, code: 2,

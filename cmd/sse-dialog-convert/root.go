@@ -202,6 +202,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	cmd.AddCommand(newRunCmd())
 	cmd.AddCommand(newViewCmd())
 	cmd.AddCommand(newExportCmd())
+	cmd.AddCommand(newStatsCmd())
 	cmd.SetHelpCommand(newHelpCmd())
 	cmd.InitDefaultCompletionCmd()
 	for _, c := range cmd.Commands() {

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
+	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/runstats"
+)
+
+type statsOptions struct {
+	format    string
+	by        string
+	sort      string
+	filesFrom string
+	nul       bool
+	jobs      int
+}
+
+func newStatsCmd() *cobra.Command {
+	var o statsOptions
+	cmd := &cobra.Command{
+		Use:   "stats [flags] DIALOG|TRANSCRIPT|DIR...",
+		Short: "Compare many runs: one row per run, totals, sums by agent, model or status",
+		Long: `stats reads dialogs, and any input the converter reads (converted in memory;
+nothing is written), and prints one row per run: agent, model, status and
+reason, turns, duration, tokens in/out/cache, cost, tool calls, tool errors,
+warnings, subagents, the first prompt (cut) and the file; then the totals, and
+with --by the sums per agent, model or status.
+
+A DIR is read whole: a folder of sessions (Claude Code, Codex, Gemini CLI,
+Harbor jobs) as its format reads it, one run per session; any other folder for
+every .jsonl, .ndjson (also .gz, .zst) file in it, at any depth. A value the
+dialog does not give (a cost, a duration) is shown as "—" (empty in CSV), and
+left out of the sums.`,
+		Example: `  sse-dialog-convert stats dialogs/
+  sse-dialog-convert stats --by model --sort cost runs/*/dialog.jsonl
+  sse-dialog-convert stats --format csv ~/.claude/projects > runs.csv
+  find runs -name dialog.jsonl -print0 | sse-dialog-convert stats --files-from - -0 --format json`,
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStats(cmd.Context(), o, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.format, "format", "table", "output `FORMAT`: "+strings.Join(runstats.Formats, ", "))
+	f.StringVar(&o.by, "by", "", "also sum the runs up by `KEY`: "+strings.Join(runstats.GroupKeys, ", "))
+	f.StringVar(&o.sort, "sort", "", "order the runs by `KEY`, largest first: cost, duration, tokens, turns, errors (or file)")
+	f.StringVar(&o.filesFrom, "files-from", "", "read more inputs from `LIST`, one per line (- for standard input)")
+	f.BoolVarP(&o.nul, "null", "0", false, "with --files-from, the names are separated by NUL bytes (find -print0)")
+	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "read `N` runs at a time")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(runstats.Formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("by", cobra.FixedCompletions(runstats.GroupKeys, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// statsRun is one run to sum up: a FILE, or a session a FILE holds.
+type statsRun struct {
+	file string  // a dialog or transcript read as view reads it
+	src  *source // a session a folder holds
+}
+
+func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if !slices.Contains(runstats.Formats, o.format) {
+		return usagef("unknown --format %q (want %s)", o.format, strings.Join(runstats.Formats, ", "))
+	}
+	if o.by != "" && !slices.Contains(runstats.GroupKeys, o.by) {
+		return usagef("unknown --by %q (want %s)", o.by, strings.Join(runstats.GroupKeys, ", "))
+	}
+	if o.jobs < 1 {
+		return usagef("--jobs must be at least 1")
+	}
+	if o.nul && o.filesFrom == "" {
+		return usagef("-0 tells how --files-from separates names: give --files-from")
+	}
+	files := args
+	if o.filesFrom != "" {
+		more, err := readFileList(o.filesFrom, o.nul, stdin)
+		if err != nil {
+			return err
+		}
+		files = append(slices.Clone(files), more...)
+	}
+	if len(files) == 0 {
+		return usagef("stats needs at least one DIALOG, TRANSCRIPT or DIR")
+	}
+	var runs []statsRun
+	var rows []runstats.Row // rows of inputs that could not even be listed
+	for _, f := range files {
+		found, err := statsRuns(f, stdin)
+		if err != nil {
+			rows = append(rows, runstats.Failed(f, err))
+			continue
+		}
+		runs = append(runs, found...)
+	}
+	rows = append(rows, statsRows(ctx, runs, o.jobs, stdin, &lockedWriter{w: stderr})...)
+	if ctx.Err() != nil {
+		return stopOf(ctx)
+	}
+	if o.sort != "" {
+		if err := runstats.SortBy(rows, o.sort); err != nil {
+			return usagef("--sort: %v", err)
+		}
+	}
+	rep, err := runstats.NewReport(rows, o.by)
+	if err != nil {
+		return usagef("--by: %v", err)
+	}
+	if err := rep.Write(stdout, o.format); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if r.Err != "" {
+			return &exitError{code: 1} // each failure is a row that says why
+		}
+	}
+	return nil
+}
+
+// statsRuns lists the runs a FILE holds: itself, or for a folder the
+// sessions its format reads, else every transcript or dialog in it.
+func statsRuns(file string, stdin io.Reader) ([]statsRun, error) {
+	st, err := os.Stat(file)
+	if file == "-" || err != nil || !st.IsDir() {
+		return []statsRun{{file: file}}, nil
+	}
+	srcs := sources([]string{file}, registry.All(), false, stdin, 1)
+	if len(srcs) > 0 && srcs[0].format != nil {
+		var runs []statsRun
+		for i := range srcs {
+			runs = append(runs, statsRun{src: &srcs[i]})
+		}
+		return runs, nil
+	}
+	var runs []statsRun
+	err = filepath.WalkDir(file, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == file {
+				return err
+			}
+			runs = append(runs, statsRun{file: p}) // its row says why it could not be read
+			return nil
+		}
+		if !d.IsDir() && isRunFile(d.Name()) {
+			runs = append(runs, statsRun{file: p})
+		}
+		return nil
+	})
+	if err == nil && len(runs) == 0 {
+		err = fmt.Errorf("%s holds no dialog, transcript or session", file)
+	}
+	return runs, err
+}
+
+// isRunFile reports whether a file in a folder is read as a run: JSON
+// lines, plain or compressed.
+func isRunFile(name string) bool {
+	for _, z := range []string{"", ".gz", ".zst"} {
+		for _, ext := range []string{".jsonl", ".ndjson"} {
+			if strings.HasSuffix(name, ext+z) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// statsRows reads the runs, jobs at a time, and returns their rows in order.
+func statsRows(ctx context.Context, runs []statsRun, jobs int, stdin io.Reader, stderr io.Writer) []runstats.Row {
+	rows := make([]runstats.Row, len(runs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(jobs, len(runs))) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(runs) || ctx.Err() != nil {
+					return
+				}
+				rows[i] = statsRow(ctx, runs[i], stdin, stderr)
+			}
+		})
+	}
+	wg.Wait()
+	return rows
+}
+
+// statsRow reads one run as view does: a dialog as it is, anything else
+// converted in memory.
+func statsRow(ctx context.Context, run statsRun, stdin io.Reader, stderr io.Writer) runstats.Row {
+	name := run.file
+	var r io.Reader
+	var err error
+	if run.src != nil {
+		name = run.src.name
+		if run.src.err != nil {
+			return runstats.Failed(name, run.src.err)
+		}
+		r, err = convertSource(ctx, *run.src, stderr)
+	} else {
+		r, err = dialogSource(ctx, run.file, stdin, stderr)
+	}
+	if err != nil {
+		return runstats.Failed(name, err)
+	}
+	d, err := dialogread.Read(r, nil)
+	if err != nil {
+		return runstats.Failed(name, err)
+	}
+	if d.Init == nil {
+		return runstats.Failed(name, fmt.Errorf("no dialog: the input holds no entries"))
+	}
+	return runstats.FromDialog(d, name)
+}
