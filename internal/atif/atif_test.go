@@ -259,6 +259,25 @@ func TestJobFolder(t *testing.T) {
 	assert.False(t, ok, "an empty folder is not this format's")
 }
 
+// TestJobFolderBadEntry: a dangling symlink where a trial's trajectory
+// should be is one failed input; the other trial still converts.
+func TestJobFolderBadEntry(t *testing.T) {
+	job := t.TempDir()
+	makeTrial(t, filepath.Join(job, "good"), `{}`)
+	require.NoError(t, os.MkdirAll(filepath.Join(job, "bad", "agent"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(job, "nowhere.json"), filepath.Join(job, "bad", "agent", "trajectory.json")))
+	inputs, ok, err := Inputs(job)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Len(t, inputs, 2)
+	_, err = inputs[0].Open()
+	require.Error(t, err, "the bad trial fails when opened, and is reported")
+	r, err := inputs[1].Open()
+	require.NoError(t, err)
+	es, _ := convert(t, r)
+	assert.Equal(t, "success", es[len(es)-1].Status, "the good trial converts, its result.json read")
+}
+
 // TestReadBounded: a file beside the trajectory is read only when it is a
 // regular file (a FIFO would block for ever).
 func TestReadBounded(t *testing.T) {
@@ -266,6 +285,7 @@ func TestReadBounded(t *testing.T) {
 	require.Error(t, err)
 	_, err = readDocument(filepath.Join(t.TempDir(), "nope.json"))
 	require.ErrorIs(t, err, os.ErrNotExist)
+
 }
 
 // TestStdinSubagentRef: on standard input a ref to a file cannot be read,

@@ -9,11 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
+	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
 
 // The names Harbor gives the files of a trial: <trial>/agent/trajectory.json
@@ -28,10 +27,6 @@ const (
 // continuation, a result.json (real trajectories are up to a few MB).
 const maxDocument = 256 << 20
 
-// maxDepth bounds how deep a folder is searched for trials: a jobs folder,
-// a job, a trial, its agent folder (and a multi-step trial's steps).
-const maxDepth = 6
-
 // maxContinuations bounds a chain of continued_trajectory_ref files.
 const maxContinuations = 1000
 
@@ -43,6 +38,7 @@ const sniffSize = 4 << 10
 // (<trial>/agent/trajectory.json), or a folder of trials at any depth (a
 // Harbor job, a jobs folder): one dialog per trajectory, named after its
 // trial, with the trial's continuations, subagent files and result.json.
+// A bad entry of a folder is an input that fails when opened.
 func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -54,60 +50,62 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 		}
 		return []adapter.Input{input(path)}, true, nil
 	}
-	var files []string
 	for _, p := range []string{filepath.Join(path, agentDir, trajectoryName), filepath.Join(path, trajectoryName)} {
 		if isTrajectory(p) {
 			return []adapter.Input{input(p)}, true, nil
 		}
 	}
-	root := filepath.Clean(path)
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
+	// A bad entry (a dangling symlink, an unreadable folder) is one failed
+	// input: the other trials still convert.
+	entries, err := sessionfile.FindNamed(filepath.Clean(path), nil, func(name string) bool { return name == trajectoryName },
+		func(p string) (bool, error) {
+			if filepath.Base(filepath.Dir(p)) != agentDir {
+				return false, nil
 			}
-			return nil // an unreadable corner of the tree is not this format's to judge
-		}
-		if d.IsDir() {
-			if strings.Count(p[len(root):], string(filepath.Separator)) >= maxDepth {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Name() == trajectoryName && filepath.Base(filepath.Dir(p)) == agentDir && d.Type().IsRegular() && isTrajectory(p) {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil || len(files) == 0 {
+			return sniff(p)
+		})
+	if err != nil {
 		return nil, false, err
 	}
-	slices.Sort(files)
-	for _, f := range files {
-		inputs = append(inputs, input(f))
-	}
-	return inputs, true, nil
+	return sessionfile.Inputs(entries, input)
 }
 
 // isTrajectory reports whether the file at path starts as an ATIF
 // document does.
 func isTrajectory(path string) bool {
+	ok, _ := sniff(path)
+	return ok
+}
+
+// sniff reports whether the file at path starts as an ATIF document does,
+// or why it could not be read.
+func sniff(path string) (bool, error) {
+	// Stat first: opening a FIFO would wait for a writer.
+	if st, err := os.Stat(path); err != nil {
+		return false, err
+	} else if !st.Mode().IsRegular() {
+		return false, fmt.Errorf("%s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return false, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return false
+	st, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !st.Mode().IsRegular() {
+		return false, fmt.Errorf("%s is not a regular file", path)
 	}
 	head := make([]byte, sniffSize)
 	n, _ := io.ReadFull(f, head)
 	head = bytes.TrimLeft(head[:n], "\ufeff \t\r\n")
 	if len(head) == 0 || head[0] != '{' {
-		return false
+		return false, nil
 	}
 	i := bytes.Index(head, []byte(`"schema_version"`))
-	return i >= 0 && bytes.Contains(head[i:], []byte(`"ATIF-`))
+	return i >= 0 && bytes.Contains(head[i:], []byte(`"ATIF-`)), nil
 }
 
 // input is the dialog of the trajectory at path, named after its trial
@@ -196,6 +194,11 @@ func beside(dir, name string) (string, bool) {
 
 // readDocument reads a regular file of at most maxDocument bytes.
 func readDocument(path string) ([]byte, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
