@@ -13,6 +13,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
+	"github.com/ssebench/sse-dialog-convert/internal/runstats"
 )
 
 type exportOptions struct {
@@ -154,6 +155,8 @@ func exportOne(ctx context.Context, file, out string, red *dialogread.Redactor, 
 		run.Init = d.Init.Init
 	}
 	run.Summary = d.Summary()
+	stats := runstats.FromDialog(d, file)
+	run.Stats = &stats
 	opt := htmlexport.Options{Source: red.String(filepath.Base(file))}
 	if out == "-" {
 		return htmlexport.Write(stdout, d, opt)

@@ -15,6 +15,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // accepts -update
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
+	"github.com/ssebench/sse-dialog-convert/internal/runstats"
 )
 
 func page(t *testing.T, dialogPath string, red *dialogread.Redactor) string {
@@ -103,4 +104,46 @@ func TestRedactedEverywhere(t *testing.T) {
 func TestTitle(t *testing.T) {
 	html := page(t, "../../testdata/view/showcase.dialog.jsonl", nil)
 	require.Contains(t, html, "<title>parser-overflow · claude-code · claude-sonnet-4-6 · dialog</title>")
+}
+
+// The index has the stats command's columns, in its order (its CSV header
+// names them), with the task before the first prompt.
+func TestIndexHasTheStatsColumns(t *testing.T) {
+	f, err := os.Open("../../testdata/view/showcase.dialog.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	d, err := dialogread.Read(f, nil)
+	require.NoError(t, err)
+	row := runstats.FromDialog(d, "showcase")
+	rep, err := runstats.NewReport([]runstats.Row{row}, "")
+	require.NoError(t, err)
+	var csv bytes.Buffer
+	require.NoError(t, rep.Write(&csv, "csv"))
+	head, _, _ := strings.Cut(csv.String(), "\n")
+	want := strings.Split(strings.Replace(head, "duration_ms", "duration", 1), ",")
+	want = append(want[:len(want)-2], "task", want[len(want)-2], want[len(want)-1])
+
+	var page bytes.Buffer
+	require.NoError(t, htmlexport.WriteIndex(&page, "runs", []htmlexport.Run{
+		{Href: "a.html", Source: "a.jsonl", Init: d.Init.Init, Summary: d.Summary(), Stats: &row},
+		{Href: "b.html", Source: "b.jsonl", Init: d.Init.Init, Summary: d.Summary()},
+	}))
+	html := page.String()
+	var got []string
+	for _, m := range regexp.MustCompile(`<th data-col="([a-z_]+)"`).FindAllStringSubmatch(html, -1) {
+		got = append(got, m[1])
+	}
+	require.Equal(t, want, got)
+	// The run without its stats row: its subagents and first prompt are
+	// unknown, and so are the totals' subagents; the one with it says the
+	// showcase's one subagent (the Task call at seq 5).
+	rows := regexp.MustCompile(`(?s)<tr class="st-[a-z]*">(.*?)</tr>`).FindAllStringSubmatch(html, -1)
+	require.Len(t, rows, 2)
+	cell := regexp.MustCompile(`<td data-v="([^"]*)"`)
+	a, b := cell.FindAllStringSubmatch(rows[0][1], -1), cell.FindAllStringSubmatch(rows[1][1], -1)
+	require.Equal(t, "1", a[14][1])
+	require.Equal(t, "", b[14][1])
+	require.Equal(t, "Fix the buffer overflow in src/parser.c and add a regression…", a[16][1], "the first prompt, cut at 60 characters")
+	require.Contains(t, rows[1][1], `<td data-v="parser-overflow">parser-overflow</td><td data-v="">—</td>`, "the task known, the prompt not")
+	require.Equal(t, a[4][1], b[4][1], "turns from the summary alike")
 }
