@@ -263,7 +263,7 @@ func TestBrowserPrintGivesEveryEntry(t *testing.T) {
 	require.NoError(t, err)
 	text := strings.Join(strings.Fields(string(out)), " ")
 	for _, want := range []string{"body of entry 1:", "body of entry 200:", fmt.Sprintf("body of entry %d:", n), "the run's final word"} {
-		require.Contains(t, text, want)
+		require.True(t, strings.Contains(text, want), "the PDF's %d characters of text lack %q", len(text), want)
 	}
 	requireClean(t, b, "print")
 }
