@@ -51,15 +51,15 @@ func TestBrowserTokensAndTurns(t *testing.T) {
 	b.open(t, p, "")
 	require.Equal(t, "↓1,200 ↑40 (cache read 1,000)", b.text(t, "#seq-2 > .hd .tok"))
 	// seq 2 at 02.000, its prompt at 00.100.
-	require.Equal(t, "⏱ 1.9s", b.text(t, "#seq-2 > .hd .turn"))
+	require.Equal(t, "took 1.9s", b.text(t, "#seq-2 > .hd .turn"))
 	// In the subagent: its grep's error came at 04.500, the message at 05.000.
-	require.Equal(t, "⏱ 500ms", b.text(t, "#seq-8 > .hd .turn"))
+	require.Equal(t, "took 500ms", b.text(t, "#seq-8 > .hd .turn"))
 	// In the main thread: the Task's result at 06.000, the message at 07.000
 	// (the Read's result at 03.500 came earlier).
-	require.Equal(t, "⏱ 1.0s", b.text(t, "#seq-10 > .hd .turn"))
-	require.Equal(t, "⏱ 500ms", b.text(t, "#seq-14 > .hd .turn"))
+	require.Equal(t, "took 1.0s", b.text(t, "#seq-10 > .hd .turn"))
+	require.Equal(t, "took 500ms", b.text(t, "#seq-14 > .hd .turn"))
 	stats := b.text(t, "#stats")
-	require.Contains(t, stats, "↓7,500 ↑140 (cache read 1,000, cache write 300) per-message tokens (4 messages)", "1200+800+2500+3000, 40+30+60+10")
+	require.Contains(t, stats, "↓7,500 ↑140 (cache read 1,000, cache write 300) tokens summed over 4 messages", "1200+800+2500+3000, 40+30+60+10")
 	require.Contains(t, stats, "3,000 tokens largest context")
 	requireClean(t, b, "tokens")
 }

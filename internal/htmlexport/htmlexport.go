@@ -175,7 +175,7 @@ const pageBody = `<header id="top">
 <input id="search" type="search" placeholder="Search all text  ( / )" autocomplete="off" spellcheck="false" aria-label="Search">
 <span id="search-count" aria-live="polite"></span>
 <button id="more-tools" type="button" aria-expanded="false" aria-controls="filters">filters</button>
-<button id="nav-btn" type="button" aria-expanded="false" aria-controls="nav">prompts · timeline</button>
+<button id="nav-btn" type="button" aria-expanded="false" aria-controls="nav">prompts, timeline</button>
 <div id="filters">
 <label><input type="checkbox" id="f-message" checked> messages</label>
 <label><input type="checkbox" id="f-thinking" checked> thinking</label>

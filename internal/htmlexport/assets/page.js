@@ -457,7 +457,7 @@
         hd.appendChild(tok);
       }
       if (turnMs[i] !== undefined) {
-        var took = el('span', 'dur turn', '⏱ ' + ms(turnMs[i]));
+        var took = el('span', 'dur turn', 'took ' + ms(turnMs[i]));
         took.title = 'time from this thread\'s last input (the prompt, a tool\'s result, the subagent\'s call) to this message';
         hd.appendChild(took);
       }
@@ -611,7 +611,7 @@
       peak = Math.max(peak, n.tk.in || 0);
     });
     if (counted) {
-      stat('per-message tokens (' + num(counted) + (counted === 1 ? ' message)' : ' messages)'), tokens(per));
+      stat('tokens summed over ' + num(counted) + (counted === 1 ? ' message' : ' messages'), tokens(per));
       stat('tokens largest context', num(peak));
     }
     setHead();
