@@ -252,7 +252,7 @@ func TestBrowserPrintGivesEveryEntry(t *testing.T) {
 	b.eval(t, `Array.from(document.querySelectorAll('#timeline .entry > .bd')).filter(e => e.childNodes.length).length`, &filled)
 	require.Less(t, filled, n, "the test needs bodies not drawn before printing")
 
-	ctx, cancel := b.step()
+	ctx, cancel := b.step(stepTimeout)
 	defer cancel()
 	res, err := chromedp.Call(ctx, cdppage.PrintToPDF, cdppage.PrintToPDFParams{})
 	require.NoError(t, err)

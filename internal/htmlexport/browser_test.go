@@ -180,7 +180,7 @@ func (b *browser) open(t *testing.T, path, fragment string) {
 	t.Helper()
 	u := fileURL(t, path)
 	b.reset(u)
-	ctx, cancel := b.step()
+	ctx, cancel := b.step(stepTimeout)
 	defer cancel()
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Navigate(u+fragment),
@@ -192,15 +192,15 @@ func (b *browser) open(t *testing.T, path, fragment string) {
 // step that hangs fails, it does not wait for the test's whole deadline).
 const stepTimeout = time.Minute
 
-// step is the browser's context with a step's deadline.
-func (b *browser) step() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(b.ctx, stepTimeout)
+// step is the context of one step: the browser's, with its own deadline.
+func (b *browser) step(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(b.ctx, d)
 }
 
 // eval runs a JS expression and decodes its value into out.
 func (b *browser) eval(t *testing.T, expr string, out any) {
 	t.Helper()
-	ctx, cancel := b.step()
+	ctx, cancel := b.step(stepTimeout)
 	defer cancel()
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr))
 	require.NoError(t, err, expr)
@@ -210,7 +210,7 @@ func (b *browser) eval(t *testing.T, expr string, out any) {
 // do runs actions.
 func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	ctx, cancel := b.step()
+	ctx, cancel := b.step(stepTimeout)
 	defer cancel()
 	require.NoError(t, chromedp.Do(ctx, steps...))
 }

@@ -56,7 +56,7 @@ type node struct {
 	Seq     int64              `json:"s"`            // the entry's seq (the start's, for a tool)
 	RSeq    *int64             `json:"rs,omitempty"` // the tool result's seq
 	Time    string             `json:"t,omitempty"`  // clock time, UTC
-	At      int64              `json:"at,omitempty"` // Unix ms; 0: no time
+	At      int64              `json:"at,omitempty"` // Unix ms, for spans (turn times, the timeline); used only with Time
 	Delta   *int64             `json:"dt,omitempty"` // ms since the previous entry
 	Dur     *int64             `json:"du,omitempty"` // ms from a tool call to its result
 	Content string             `json:"c,omitempty"`  // message, thinking, prompt; complete's message

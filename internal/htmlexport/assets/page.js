@@ -414,7 +414,7 @@
       var n = nodes[i];
       if (n.p >= 0) depth[i] = Math.min(250, depth[n.p] + 1);
       if (n.x) for (var p = n.p; p >= 0; p = nodes[p].p) innerErr[p]++;
-      if (!n.at) continue;
+      if (!n.at || !n.t) continue; // a time not shown is not used either
       var last = lastInput.get(n.p);
       if (n.k === 'message' && !n.w && last !== undefined && n.at >= last) turnMs[i] = n.at - last;
       var input = n.k === 'prompt' ? n.at : n.k === 'tool' && n.du !== undefined ? n.at + n.du : -1;
@@ -913,7 +913,7 @@
     if (!cv.getContext) return;
     var t0 = Infinity, t1 = -Infinity, timed = true;
     nodes.forEach(function (n) {
-      if (!n.at) { timed = false; return; }
+      if (!n.at || !n.t) { timed = false; return; }
       t0 = Math.min(t0, n.at);
       t1 = Math.max(t1, n.at + (n.du || 0));
     });
