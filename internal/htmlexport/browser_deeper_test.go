@@ -236,7 +236,15 @@ func TestBrowserPrintGivesEveryEntry(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&in, `{"seq":%d,"ts":"2026-06-01T10:00:01.000Z","type":"message","role":"assistant","content":"body of entry %d: words words words words words words words words words words"}`+"\n", i, i)
 	}
-	fmt.Fprintf(&in, `{"seq":%d,"ts":"2026-06-01T10:00:02.000Z","type":"complete","status":"success","message":"the run's final word","turns":%d,"duration_ms":2000}`+"\n", n+1, n)
+	// Last, a call whose args are folded away and whose result is longer
+	// than a fold.
+	var result []string
+	for i := 1; i <= 30; i++ {
+		result = append(result, fmt.Sprintf("result line %d", i))
+	}
+	fmt.Fprintf(&in, `{"seq":%d,"ts":"2026-06-01T10:00:01.500Z","type":"tool","tool_id":"t1","name":"Bash","status":"running","args":{"command":"make check-everything"}}`+"\n", n+1)
+	fmt.Fprintf(&in, `{"seq":%d,"ts":"2026-06-01T10:00:01.900Z","type":"tool","tool_id":"t1","name":"Bash","status":"success","result":%q}`+"\n", n+2, strings.Join(result, "\n"))
+	fmt.Fprintf(&in, `{"seq":%d,"ts":"2026-06-01T10:00:02.000Z","type":"complete","status":"success","message":"the run's final word","turns":%d,"duration_ms":2000}`+"\n", n+3, n)
 	src := filepath.Join(dir, "long.dialog.jsonl")
 	require.NoError(t, os.WriteFile(src, []byte(in.String()), 0o644))
 	d, err := dialogread.Read(strings.NewReader(in.String()), nil)
@@ -262,7 +270,7 @@ func TestBrowserPrintGivesEveryEntry(t *testing.T) {
 	out, err := exec.CommandContext(ctx, pdftotext, pdf, "-").Output()
 	require.NoError(t, err)
 	text := strings.Join(strings.Fields(string(out)), " ")
-	for _, want := range []string{"body of entry 1:", "body of entry 200:", fmt.Sprintf("body of entry %d:", n), "the run's final word"} {
+	for _, want := range []string{"body of entry 1:", "body of entry 200:", fmt.Sprintf("body of entry %d:", n), `"command": "make check-everything"`, "result line 30", "the run's final word"} {
 		require.True(t, strings.Contains(text, want), "the PDF's %d characters of text lack %q", len(text), want)
 	}
 	requireClean(t, b, "print")
