@@ -183,7 +183,9 @@ func TestBrowserShowsWhatIsThere(t *testing.T) {
 	require.Equal(t, 1, img.N, "the data: image only")
 	require.Equal(t, 1, img.Width, "decoded: the 1x1 PNG")
 	require.Equal(t, "call graph", img.Alt)
-	require.Equal(t, "[image: remote]", b.text(t, "#seq-10 .img"))
+	var named []string
+	b.eval(t, `Array.from(document.querySelectorAll('#seq-10 .img')).map(e => e.textContent)`, &named)
+	require.Equal(t, []string{"[image: remote]", "[image: svg, 42 characters of data: URL, not a PNG, JPEG, GIF or WebP]"}, named)
 
 	require.Equal(t, "Callers", b.text(t, "#seq-4 > .end .md h4"))
 	require.Equal(t, "a.c", b.text(t, "#seq-4 > .end .md li strong"))
