@@ -505,7 +505,7 @@ func TestBrowserIndexSortsFilters(t *testing.T) {
 	b.reset(u)
 	b.do(t, chromedp.Navigate(u), chromedp.WaitVisible(chromedp.ID("runs")))
 	var rows []string
-	files := `Array.from(document.querySelectorAll('#runs tbody tr')).filter(r => !r.hidden).map(r => r.querySelector('td:last-child').textContent.trim())`
+	files := `Array.from(document.querySelectorAll('#runs tbody tr')).filter(r => !r.hidden).map(r => r.querySelector('td:first-child').textContent.trim())`
 	col := func(name string) chromedp.Action[chromedp.Void] {
 		return chromedp.Click(chromedp.CSS(`#runs th[data-col="` + name + `"]`))
 	}
@@ -516,7 +516,7 @@ func TestBrowserIndexSortsFilters(t *testing.T) {
 	require.Equal(t, []string{"showcase.dialog.jsonl", "file-change.out.jsonl", "tool-result-shapes.out.jsonl", "broken.jsonl"}, rows, "most turns first")
 	b.do(t, col("turns"))
 	b.eval(t, files, &rows)
-	require.Equal(t, []string{"broken.jsonl", "tool-result-shapes.out.jsonl", "file-change.out.jsonl", "showcase.dialog.jsonl"}, rows)
+	require.Equal(t, []string{"tool-result-shapes.out.jsonl", "file-change.out.jsonl", "showcase.dialog.jsonl", "broken.jsonl"}, rows, "fewest first; unknown still last")
 	var total struct {
 		Turns, Runs, File string
 	}
@@ -524,6 +524,9 @@ func TestBrowserIndexSortsFilters(t *testing.T) {
 	b.eval(t, totals, &total)
 	require.Equal(t, "11", total.Turns, "5 + 2 + 4")
 	require.Equal(t, "4 runs", total.Runs)
+	var broken []string
+	b.eval(t, `Array.from(Array.from(document.querySelectorAll('#runs tbody tr')).find(r => r.textContent.includes('broken.jsonl')).cells).slice(5, 16).map(c => c.textContent)`, &broken)
+	require.Equal(t, []string{"—", "—", "—", "—", "—", "—", "—", "—", "—", "—", "—"}, broken, "the unreadable run's figures are unknown, not 0")
 
 	// The filter keeps the rows holding every word; the totals follow.
 	b.do(t, chromedp.SendKeys(chromedp.ID("filter"), "codex"))

@@ -107,7 +107,7 @@ func TestTitle(t *testing.T) {
 }
 
 // The index has the stats command's columns, in its order (its CSV header
-// names them), with the task before the first prompt.
+// names them), but the run first, and the task before the first prompt.
 func TestIndexHasTheStatsColumns(t *testing.T) {
 	f, err := os.Open("../../testdata/view/showcase.dialog.jsonl")
 	require.NoError(t, err)
@@ -121,7 +121,10 @@ func TestIndexHasTheStatsColumns(t *testing.T) {
 	require.NoError(t, rep.Write(&csv, "csv"))
 	head, _, _ := strings.Cut(csv.String(), "\n")
 	want := strings.Split(strings.Replace(head, "duration_ms", "duration", 1), ",")
-	want = append(want[:len(want)-2], "task", want[len(want)-2], want[len(want)-1])
+	// The run first (its link), the task before the first prompt.
+	require.Equal(t, "file", want[len(want)-1])
+	require.Equal(t, "prompt", want[len(want)-2])
+	want = append([]string{"file"}, append(want[:len(want)-2:len(want)-2], "task", "prompt")...)
 
 	var page bytes.Buffer
 	require.NoError(t, htmlexport.WriteIndex(&page, "runs", []htmlexport.Run{
@@ -141,9 +144,9 @@ func TestIndexHasTheStatsColumns(t *testing.T) {
 	require.Len(t, rows, 2)
 	cell := regexp.MustCompile(`<td data-v="([^"]*)"`)
 	a, b := cell.FindAllStringSubmatch(rows[0][1], -1), cell.FindAllStringSubmatch(rows[1][1], -1)
-	require.Equal(t, "1", a[14][1])
-	require.Equal(t, "", b[14][1])
-	require.Equal(t, "Fix the buffer overflow in src/parser.c and add a regression…", a[16][1], "the first prompt, cut at 60 characters")
+	require.Equal(t, "1", a[15][1])
+	require.Equal(t, "", b[15][1])
+	require.Equal(t, "Fix the buffer overflow in src/parser.c and add a regression…", a[17][1], "the first prompt, cut at 60 characters")
 	require.Contains(t, rows[1][1], `<td data-v="parser-overflow">parser-overflow</td><td data-v="">—</td>`, "the task known, the prompt not")
-	require.Equal(t, a[4][1], b[4][1], "turns from the summary alike")
+	require.Equal(t, a[5][1], b[5][1], "turns from the summary alike")
 }

@@ -35,18 +35,29 @@ type indexRow struct {
 }
 
 // indexColumn is a column of the index: the stats command's columns, in
-// its order (its CSV header names them), and the task.
+// its order (its CSV header names them), but the run first (it links to
+// its page, and a wide table would push it off the screen), and the task.
 type indexColumn struct {
 	Name, Title string
 	Num         bool // sorted as a number, largest first; summed in the totals
 }
 
 var indexColumns = []indexColumn{
-	{"agent", "agent", false}, {"model", "model", false}, {"status", "status", false}, {"reason", "reason", false},
+	{"file", "run", false}, {"agent", "agent", false}, {"model", "model", false}, {"status", "status", false}, {"reason", "reason", false},
 	{"turns", "turns", true}, {"duration", "duration", true}, {"in", "tokens in", true}, {"out", "tokens out", true},
 	{"cache_read", "cache read", true}, {"cache_write", "cache write", true}, {"cost_usd", "cost", true},
 	{"tools", "tool calls", true}, {"tool_errors", "tool errors", true}, {"warnings", "warnings", true},
-	{"subagents", "subagents", true}, {"task", "task", false}, {"prompt", "first prompt", false}, {"file", "run", false},
+	{"subagents", "subagents", true}, {"task", "task", false}, {"prompt", "first prompt", false},
+}
+
+// column is the index of the column named name in indexColumns.
+func column(name string) int {
+	for i, c := range indexColumns {
+		if c.Name == name {
+			return i
+		}
+	}
+	panic("htmlexport: no index column " + name)
 }
 
 // unknown is the text of a value the dialog does not give.
@@ -105,9 +116,18 @@ func cells(r runstats.Row, task string, full bool) []indexCell {
 	if !full {
 		sub, prompt = indexCell{unknown, ""}, indexCell{unknown, ""}
 	}
-	return []indexCell{t(r.Agent), t(r.Model), status, t(r.Reason), n(r.Turns), dur, n(r.In), n(r.Out),
-		n(r.CacheRead), n(r.CacheWrite), cost, n(int64(r.Tools)), n(int64(r.ToolErrors)), n(r.Warnings),
-		sub, t(task), prompt, t(r.File)}
+	byName := map[string]indexCell{"agent": t(r.Agent), "model": t(r.Model), "status": status, "reason": t(r.Reason),
+		"turns": n(r.Turns), "duration": dur, "in": n(r.In), "out": n(r.Out), "cache_read": n(r.CacheRead),
+		"cache_write": n(r.CacheWrite), "cost_usd": cost, "tools": n(int64(r.Tools)), "tool_errors": n(int64(r.ToolErrors)),
+		"warnings": n(r.Warnings), "subagents": sub, "task": t(task), "prompt": prompt, "file": t(r.File)}
+	out := make([]indexCell, len(indexColumns))
+	for i, c := range indexColumns {
+		out[i] = byName[c.Name]
+		if r.Err != "" && c.Num {
+			out[i] = indexCell{unknown, ""} // not read: no figure is known
+		}
+	}
+	return out
 }
 
 // groupDigits writes 1234567 as 1,234,567.
@@ -151,7 +171,7 @@ const indexPage = `<!DOCTYPE html>
 <table id="runs">
 <thead><tr>{{range .Columns}}<th data-col="{{.Name}}" data-type="{{if .Num}}num{{else}}text{{end}}" scope="col">{{.Title}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr class="st-{{.Status}}">{{$r := .}}{{range $i, $c := .Cells}}{{if eq $i $.FileCol}}<td data-v="{{$c.Value}}">{{if $r.Href}}<a href="{{$r.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{else if eq $i $.StatusCol}}<td data-v="{{$c.Value}}"><span class="badge st-{{$r.Status}}">{{$c.Text}}</span></td>{{else}}<td data-v="{{$c.Value}}"{{if and (eq $i $.ErrCol) (ne $c.Value "0")}} class="err"{{end}}>{{$c.Text}}</td>{{end}}{{end}}</tr>
+{{range .Rows}}<tr class="st-{{.Status}}">{{$r := .}}{{range $i, $c := .Cells}}{{if eq $i $.FileCol}}<td data-v="{{$c.Value}}">{{if $r.Href}}<a href="{{$r.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{else if eq $i $.StatusCol}}<td data-v="{{$c.Value}}"><span class="badge st-{{$r.Status}}">{{$c.Text}}</span></td>{{else}}<td data-v="{{$c.Value}}"{{if and (eq $i $.ErrCol) (ne $c.Value "0")}} class="num err"{{else if index $.Num $i}} class="num"{{end}}>{{$c.Text}}</td>{{end}}{{end}}</tr>
 {{end}}</tbody>
 <tfoot><tr id="totals">{{range $i, $c := .Totals}}{{if eq $i $.FileCol}}<th scope="row">total</th>{{else}}<td>{{$c.Text}}</td>{{end}}{{end}}</tr></tfoot>
 </table>
@@ -189,9 +209,14 @@ func WriteIndex(w io.Writer, title string, runs []Run) error {
 			totals[i] = indexCell{}
 		}
 	}
-	totals[16] = indexCell{Text: strconv.Itoa(tot.Runs) + " runs"}
+	prompt := column("prompt")
+	totals[prompt] = indexCell{Text: strconv.Itoa(tot.Runs) + " runs"}
 	if tot.Runs == 1 {
-		totals[16].Text = "1 run"
+		totals[prompt].Text = "1 run"
+	}
+	nums := make([]bool, len(indexColumns))
+	for i, c := range indexColumns {
+		nums[i] = c.Num
 	}
 	tmpl, err := template.New("index").Parse(indexPage)
 	if err != nil {
@@ -203,10 +228,11 @@ func WriteIndex(w io.Writer, title string, runs []Run) error {
 		"CSS":       template.CSS(pageCSS),
 		"JS":        template.JS(indexJS),
 		"Columns":   indexColumns,
+		"Num":       nums,
 		"Rows":      rows,
 		"Totals":    totals,
-		"FileCol":   17,
-		"StatusCol": 2,
-		"ErrCol":    12,
+		"FileCol":   column("file"),
+		"StatusCol": column("status"),
+		"ErrCol":    column("tool_errors"),
 	})
 }
