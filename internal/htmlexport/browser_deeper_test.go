@@ -11,6 +11,7 @@ import (
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
@@ -110,6 +111,14 @@ func TestBrowserFindYourWay(t *testing.T) {
 	}
 	b.eval(t, `document.querySelector('.entry.cur').id`, &cur)
 	require.Equal(t, "seq-6", cur)
+
+	// By keyboard: in time order the marks are seq 0, 1, 2, 3 (the Read),
+	// 4 (the Task); four steps right and Enter go to the Task.
+	b.do(t, chromedp.Focus(chromedp.ID("lanes")), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight),
+		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter))
+	b.eval(t, `document.querySelector('.entry.cur').id`, &cur)
+	require.Equal(t, "seq-4", cur)
+	require.Equal(t, "Task #4 at 10:00:03.100, 2.9s", b.text(t, "#lanes-cur"))
 
 	// Headings: one per entry, nested as the entries are.
 	var heads struct {

@@ -192,8 +192,9 @@ const pageBody = `<header id="top">
 <h2 id="prompts-head">Prompts</h2>
 <ol id="prompts"></ol>
 <h2>Timeline</h2>
-<p class="hint">A row per thread (the main agent, then each subagent); tool calls that ran at the same time get rows of their own. Click a mark to go to its entry.</p>
-<canvas id="lanes" role="img" aria-label="Timeline of the dialog: a row per thread and per parallel tool call"></canvas>
+<p class="hint">A row per thread (the main agent, then each subagent); tool calls that ran at the same time get rows of their own. Click a mark to go to its entry, or move along with the arrow keys and press Enter.</p>
+<canvas id="lanes" tabindex="0" role="img" aria-label="Timeline of the dialog: a row per thread and per parallel tool call; arrow keys move along it, Enter goes to the entry"></canvas>
+<p id="lanes-cur" class="hint" aria-live="polite"></p>
 </aside>
 <main id="timeline" aria-label="Dialog timeline"></main>
 <noscript><p>This page draws the dialog with its script; enable scripts to see it.</p></noscript>

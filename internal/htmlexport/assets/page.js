@@ -957,6 +957,14 @@
     cv.marks = marks;
     cv.rowHeight = ROW;
     cv.pad = PAD;
+    // The keyboard's mark, outlined: marks in time order, then by row.
+    cv.order = marks.slice().sort(function (a, b) { return a.x0 - b.x0 || a.row - b.row; });
+    if (cv.kb !== undefined && cv.kb >= 0) {
+      var km = cv.order[Math.min(cv.kb, cv.order.length - 1)];
+      ctx.strokeStyle = color('--fg');
+      ctx.lineWidth = 1.5;
+      ctx.strokeRect(km.x0 - 2, PAD + km.row * ROW, km.x1 - km.x0 + 4, ROW);
+    }
     if (!cv.wired) {
       cv.wired = true;
       var at = function (e) {
@@ -970,6 +978,19 @@
         return best;
       };
       cv.addEventListener('click', function (e) { var m = at(e); if (m) go(m.i); });
+      cv.addEventListener('keydown', function (e) {
+        var k = cv.kb === undefined ? -1 : cv.kb;
+        if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+          e.preventDefault();
+          cv.kb = Math.max(0, Math.min(cv.order.length - 1, k + (e.key === 'ArrowRight' ? 1 : -1)));
+          drawLanes();
+          var n = nodes[cv.order[cv.kb].i];
+          document.getElementById('lanes-cur').textContent = (n.k === 'tool' ? n.n || 'tool' : n.k) + ' #' + n.s + (n.t ? ' at ' + n.t : '') + (n.du !== undefined ? ', ' + ms(n.du) : '');
+        } else if ((e.key === 'Enter' || e.key === ' ') && k >= 0) {
+          e.preventDefault();
+          go(cv.order[k].i);
+        }
+      });
       cv.addEventListener('mousemove', function (e) {
         var m = at(e), n = m && nodes[m.i];
         cv.title = n ? (n.k === 'tool' ? n.n || 'tool' : n.k) + ' #' + n.s + (n.t ? ' · ' + n.t : '') + (n.du !== undefined ? ' · ' + ms(n.du) : '') : '';
