@@ -933,7 +933,8 @@
     });
     var base = 0;
     order.forEach(function (th) { th.base = base; base += th.ends.length; });
-    var ROW = 12, BAR = 8, PAD = 4, dpr = window.devicePixelRatio || 1;
+    // Rows get thinner past 600 of them: a canvas has a size limit.
+    var ROW = base > 600 ? Math.max(2, Math.floor(7200 / base)) : 12, BAR = Math.max(1, ROW - 4), PAD = 4, dpr = window.devicePixelRatio || 1;
     var w = Math.max(120, cv.clientWidth || 300), h = base * ROW + 2 * PAD;
     cv.width = Math.round(w * dpr);
     cv.height = Math.round(h * dpr);
