@@ -14,6 +14,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
+	"github.com/ssebench/sse-dialog-convert/internal/runstats"
 )
 
 type exportOptions struct {
@@ -31,16 +32,17 @@ func newExportCmd() *cobra.Command {
 		Long: `export --html writes each dialog as one HTML file that needs nothing else: its
 style and script are inline, a strict Content-Security-Policy lets nothing load,
 and it works from file://. It has the timeline with subagents nested, tool calls
-merged with their results, edits as diffs, search across all text, filters,
-token figures, timestamps and durations, keyboard navigation (j/k, /) and a
-permalink per entry (#seq-42).
+merged with their results, edits as diffs, search across all text, filters
+(by kind, tool name, subagent, errors), each response's tokens and time, a
+prompt index and a timeline of lanes (i), keyboard navigation (j/k, /), copy
+buttons, a permalink per entry (#seq-42), and a print or PDF with every entry.
 
 FILE is a dialog.jsonl, or any input the converter reads, converted on the fly.
 One FILE goes to -o OUT.html (- for stdout), else to its base name with .html
 in the current folder. With --out-dir each FILE becomes DIR/<name>.html, plus
-DIR/index.html: a table of the runs, sortable by status, turns, duration,
-tokens, cost and tool errors. --redact masks every match of a regular
-expression in every string before anything is written.`,
+DIR/index.html: the stats command's table of the runs with their totals,
+sortable, filterable, each row linking to its page. --redact masks every
+match of a regular expression in every string before anything is written.`,
 		Example: `  sse-dialog-convert export --html -o run.html "$SSE_ARCHIVE/dialog.jsonl"
   sse-dialog-convert export --html --out-dir report/ runs/*/dialog.jsonl
   sse-dialog-convert export --html --redact 'sk-[A-Za-z0-9_-]+' --redact '/home/[^/]+' transcript.jsonl`,
@@ -173,6 +175,8 @@ func exportOne(ctx context.Context, file, out string, red *dialogread.Redactor, 
 		run.Init = d.Init.Init
 	}
 	run.Summary = d.Summary()
+	stats := runstats.FromDialog(d, file)
+	run.Stats = &stats
 	opt := htmlexport.Options{Source: red.String(filepath.Base(file))}
 	if out == "-" {
 		return htmlexport.Write(stdout, d, opt)

@@ -54,6 +54,10 @@ func TestExportOutDir(t *testing.T) {
 	assert.Contains(t, string(index), `href="subagent-agent.in.html"`)
 	assert.Equal(t, 3, strings.Count(string(index), "<tr class="), "a row per input, the failed one too")
 	assert.Contains(t, string(index), "st-failed")
+	// The rows are the stats command's: the first prompt (its first 60
+	// characters, from the showcase's seq 1) and the totals.
+	assert.Contains(t, string(index), ">Fix the buffer overflow in src/parser.c and add a regression…</td>")
+	assert.Contains(t, string(index), `<th scope="row">total</th>`)
 }
 
 func TestExportRedacts(t *testing.T) {

@@ -24,6 +24,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
+	"github.com/ssebench/sse-dialog-convert/internal/runstats"
 )
 
 // chromiumPath is Debian's chromium (CHROMIUM overrides). Without it the
@@ -57,6 +58,9 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser test: skipped under -short")
+	}
 	exe := chromiumPath(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
@@ -154,7 +158,9 @@ func (b *browser) isPage(u string) bool {
 }
 
 func (b *browser) request(u string) {
-	if b.isPage(u) {
+	// A data: URL is the page's own bytes (an image the dialog holds, which
+	// the policy allows): nothing is asked of anyone.
+	if b.isPage(u) || strings.HasPrefix(u, "data:") {
 		return
 	}
 	b.mu.Lock()
@@ -223,6 +229,15 @@ func (b *browser) within(t *testing.T, d time.Duration, steps ...chromedp.Action
 	ctx, cancel := b.step(d)
 	defer cancel()
 	require.NoError(t, chromedp.Do(ctx, steps...), "not done within %v", d)
+}
+
+// typeInto replaces the value of the input with id and tells the page, as
+// typing does.
+func (b *browser) typeInto(t *testing.T, id, value string) {
+	t.Helper()
+	v, err := json.Marshal(value)
+	require.NoError(t, err)
+	b.eval(t, fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = %s; e.dispatchEvent(new Event('input')); e.dispatchEvent(new Event('change')); return 1; })()`, id, v), new(int))
 }
 
 // settle gives the page's timers (search debounce, chunked building) time.
@@ -480,8 +495,9 @@ func TestBrowserTamperedScriptIsBlocked(t *testing.T) {
 	require.Contains(t, reqs, "http://127.0.0.1:9/pixel.png", "the request was not seen")
 }
 
-// TestBrowserIndexSorts opens an index of three runs and sorts it.
-func TestBrowserIndexSorts(t *testing.T) {
+// TestBrowserIndexSortsFilters opens an index of three runs (and one that
+// failed), sorts it, filters it, and follows a row's link.
+func TestBrowserIndexSortsFilters(t *testing.T) {
 	b := newBrowser(t)
 	dir := t.TempDir()
 	var runs []htmlexport.Run
@@ -491,8 +507,12 @@ func TestBrowserIndexSorts(t *testing.T) {
 		d, err := dialogread.Read(f, nil)
 		f.Close()
 		require.NoError(t, err)
-		runs = append(runs, htmlexport.Run{Href: fmt.Sprintf("run%d.html", i), Source: filepath.Base(p), Init: d.Init.Init, Summary: d.Summary()})
+		row := runstats.FromDialog(d, p)
+		runs = append(runs, htmlexport.Run{Href: fmt.Sprintf("run%d.html", i), Source: filepath.Base(p), Init: d.Init.Init, Summary: d.Summary(), Stats: &row})
+		exportFile(t, p, dir)
+		require.NoError(t, os.Rename(filepath.Join(dir, strings.TrimSuffix(filepath.Base(p), ".jsonl")+".html"), filepath.Join(dir, fmt.Sprintf("run%d.html", i))))
 	}
+	runs = append(runs, htmlexport.Run{Source: "broken.jsonl", Err: "reading broken.jsonl: line 1: not JSON"})
 	var buf bytes.Buffer
 	require.NoError(t, htmlexport.WriteIndex(&buf, "runs", runs))
 	index := filepath.Join(dir, "index.html")
@@ -501,14 +521,50 @@ func TestBrowserIndexSorts(t *testing.T) {
 	b.reset(u)
 	b.do(t, chromedp.Navigate(u), chromedp.WaitVisible(chromedp.ID("runs")))
 	var rows []string
-	// Turns, read off the files: showcase 5, tool-result-shapes 2, file-change 4.
-	b.do(t, chromedp.Click(chromedp.CSS(`#runs th:nth-child(6)`)))
-	b.eval(t, `Array.from(document.querySelectorAll('#runs tbody tr td:first-child')).map(td => td.textContent.trim())`, &rows)
-	require.Equal(t, []string{"showcase.dialog.jsonl", "file-change.out.jsonl", "tool-result-shapes.out.jsonl"}, rows, "most turns first")
-	b.do(t, chromedp.Click(chromedp.CSS(`#runs th:nth-child(6)`)))
-	b.eval(t, `Array.from(document.querySelectorAll('#runs tbody tr td:first-child')).map(td => td.textContent.trim())`, &rows)
-	require.Equal(t, []string{"tool-result-shapes.out.jsonl", "file-change.out.jsonl", "showcase.dialog.jsonl"}, rows)
+	files := `Array.from(document.querySelectorAll('#runs tbody tr')).filter(r => !r.hidden).map(r => r.querySelector('td:first-child').textContent.trim())`
+	col := func(name string) chromedp.Action[chromedp.Void] {
+		return chromedp.Click(chromedp.CSS(`#runs th[data-col="` + name + `"]`))
+	}
+	// Turns, read off the files: showcase 5, tool-result-shapes 2,
+	// file-change 4; the unreadable run has none known and sorts last.
+	b.do(t, col("turns"))
+	b.eval(t, files, &rows)
+	require.Equal(t, []string{"showcase.dialog.jsonl", "file-change.out.jsonl", "tool-result-shapes.out.jsonl", "broken.jsonl"}, rows, "most turns first")
+	b.do(t, col("turns"))
+	b.eval(t, files, &rows)
+	require.Equal(t, []string{"tool-result-shapes.out.jsonl", "file-change.out.jsonl", "showcase.dialog.jsonl", "broken.jsonl"}, rows, "fewest first; unknown still last")
+	var total struct {
+		Turns, Runs, File string
+	}
+	totals := `(() => { const c = n => document.querySelector('#totals').cells[Array.from(document.querySelectorAll('#runs th')).findIndex(h => h.dataset.col === n)].textContent; return {turns: c('turns'), runs: c('prompt'), file: c('file')}; })()`
+	b.eval(t, totals, &total)
+	require.Equal(t, "11", total.Turns, "5 + 2 + 4")
+	require.Equal(t, "4 runs", total.Runs)
+	var broken []string
+	b.eval(t, `Array.from(Array.from(document.querySelectorAll('#runs tbody tr')).find(r => r.textContent.includes('broken.jsonl')).cells).slice(5, 16).map(c => c.textContent)`, &broken)
+	require.Equal(t, []string{"—", "—", "—", "—", "—", "—", "—", "—", "—", "—", "—"}, broken, "the unreadable run's figures are unknown, not 0")
+
+	// The filter keeps the rows holding every word; the totals follow.
+	b.do(t, chromedp.SendKeys(chromedp.ID("filter"), "codex"))
+	b.eval(t, files, &rows)
+	require.Equal(t, []string{"file-change.out.jsonl"}, rows)
+	b.eval(t, totals, &total)
+	require.Equal(t, "4", total.Turns)
+	require.Equal(t, "1 of 4 runs", total.Runs)
+	require.Equal(t, "total shown", total.File)
+	b.typeInto(t, "filter", "unreadable")
+	b.eval(t, files, &rows)
+	require.Equal(t, []string{"broken.jsonl"}, rows)
 	requireClean(t, b, "index")
+
+	// A row's link opens its page.
+	b.typeInto(t, "filter", "showcase")
+	page := filepath.Join(dir, "run0.html")
+	b.reset(fileURL(t, page))
+	b.do(t, chromedp.Click(chromedp.CSS(`#runs tbody tr:not([hidden]) a`)), chromedp.WaitVisible(chromedp.CSS(`body[data-state="ready"]`)))
+	var loc string
+	b.eval(t, `location.pathname`, &loc)
+	require.True(t, strings.HasSuffix(loc, "/run0.html"), loc)
 }
 
 // TestBrowserShowsWhatTextHides: in the browser a progress bar keeps its

@@ -56,6 +56,7 @@ type node struct {
 	Seq     int64              `json:"s"`            // the entry's seq (the start's, for a tool)
 	RSeq    *int64             `json:"rs,omitempty"` // the tool result's seq
 	Time    string             `json:"t,omitempty"`  // clock time, UTC
+	At      int64              `json:"at,omitempty"` // Unix ms, for spans (turn times, the timeline); used only with Time
 	Delta   *int64             `json:"dt,omitempty"` // ms since the previous entry
 	Dur     *int64             `json:"du,omitempty"` // ms from a tool call to its result
 	Content string             `json:"c,omitempty"`  // message, thinking, prompt; complete's message
@@ -187,14 +188,28 @@ const pageBody = `<header id="top">
 <div id="tools">
 <input id="search" type="search" placeholder="Search all text  ( / )" autocomplete="off" spellcheck="false" aria-label="Search">
 <span id="search-count" aria-live="polite"></span>
+<button id="more-tools" type="button" aria-expanded="false" aria-controls="filters">filters</button>
+<button id="nav-btn" type="button" aria-expanded="false" aria-controls="nav">prompts, timeline</button>
+<div id="filters">
 <label><input type="checkbox" id="f-message" checked> messages</label>
 <label><input type="checkbox" id="f-thinking" checked> thinking</label>
 <label><input type="checkbox" id="f-tool" checked> tools</label>
 <label><input type="checkbox" id="f-errors"> errors only</label>
+<select id="f-name" aria-label="Show the calls of one tool"><option value="">every tool</option></select>
+<select id="f-sub" aria-label="Show one subagent"><option value="">every agent</option></select>
 <button id="toggle-subagents" type="button">collapse subagents</button>
-<span class="hint">j/k next/previous · / search · Esc clear</span>
+<span class="hint">j/k next/previous · / search · i prompts and timeline · Esc clear</span>
+</div>
 </div>
 </header>
+<aside id="nav" aria-label="Prompts and timeline" hidden>
+<h2 id="prompts-head">Prompts</h2>
+<ol id="prompts"></ol>
+<h2>Timeline</h2>
+<p class="hint">A row per thread (the main agent, then each subagent); tool calls that ran at the same time get rows of their own. Click a mark to go to its entry, or move along with the arrow keys and press Enter.</p>
+<canvas id="lanes" tabindex="0" role="img" aria-label="Timeline of the dialog: a row per thread and per parallel tool call; arrow keys move along it, Enter goes to the entry"></canvas>
+<p id="lanes-cur" class="hint" aria-live="polite"></p>
+</aside>
 <main id="timeline" aria-label="Dialog timeline"></main>
 <noscript><p>This page draws the dialog with its script; enable scripts to see it.</p></noscript>
 `
@@ -277,6 +292,7 @@ func makeNodeText(n *dialogread.Node, parent int, prev *time.Time) node {
 	}
 	if !e.Time.IsZero() {
 		out.Time = e.Time.UTC().Format("15:04:05.000")
+		out.At = e.Time.UnixMilli()
 		if !prev.IsZero() {
 			dt := e.Time.Sub(*prev).Milliseconds()
 			out.Delta = &dt

@@ -16,6 +16,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // accepts -update
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
+	"github.com/ssebench/sse-dialog-convert/internal/runstats"
 )
 
 func page(t *testing.T, dialogPath string, red *dialogread.Redactor) string {
@@ -140,10 +141,55 @@ func TestTimesOfTheConversionAreUnknown(t *testing.T) {
 	}
 	var idx bytes.Buffer
 	require.NoError(t, htmlexport.WriteIndex(&idx, "runs", []htmlexport.Run{{Href: "a.html", Source: "a", Summary: d.Summary()}}))
-	require.Contains(t, idx.String(), `<td data-v="-1">—</td>`)
+	require.Contains(t, idx.String(), `<td data-v="">—</td>`, "an unknown duration: no value to sort or sum")
 
 	p, _ = write("source")
 	require.Equal(t, 0.0, p.Summary["duration_ms"], "the source's times: 0 is a figure")
 	require.Equal(t, "2026-12-02 04:00:00 UTC", p.Summary["start"])
 	require.Equal(t, 2500.0, p.Nodes[1]["du"])
+}
+
+// The index has the stats command's columns, in its order (its CSV header
+// names them), but the run first, and the task before the first prompt.
+func TestIndexHasTheStatsColumns(t *testing.T) {
+	f, err := os.Open("../../testdata/view/showcase.dialog.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	d, err := dialogread.Read(f, nil)
+	require.NoError(t, err)
+	row := runstats.FromDialog(d, "showcase")
+	rep, err := runstats.NewReport([]runstats.Row{row}, "")
+	require.NoError(t, err)
+	var csv bytes.Buffer
+	require.NoError(t, rep.Write(&csv, "csv"))
+	head, _, _ := strings.Cut(csv.String(), "\n")
+	want := strings.Split(strings.Replace(head, "duration_ms", "duration", 1), ",")
+	// The run first (its link), the task before the first prompt.
+	require.Equal(t, "file", want[len(want)-1])
+	require.Equal(t, "prompt", want[len(want)-2])
+	want = append([]string{"file"}, append(want[:len(want)-2:len(want)-2], "task", "prompt")...)
+
+	var page bytes.Buffer
+	require.NoError(t, htmlexport.WriteIndex(&page, "runs", []htmlexport.Run{
+		{Href: "a.html", Source: "a.jsonl", Init: d.Init.Init, Summary: d.Summary(), Stats: &row},
+		{Href: "b.html", Source: "b.jsonl", Init: d.Init.Init, Summary: d.Summary()},
+	}))
+	html := page.String()
+	var got []string
+	for _, m := range regexp.MustCompile(`<th data-col="([a-z_]+)"`).FindAllStringSubmatch(html, -1) {
+		got = append(got, m[1])
+	}
+	require.Equal(t, want, got)
+	// The run without its stats row: its subagents and first prompt are
+	// unknown, and so are the totals' subagents; the one with it says the
+	// showcase's one subagent (the Task call at seq 5).
+	rows := regexp.MustCompile(`(?s)<tr class="st-[a-z]*">(.*?)</tr>`).FindAllStringSubmatch(html, -1)
+	require.Len(t, rows, 2)
+	cell := regexp.MustCompile(`<td data-v="([^"]*)"`)
+	a, b := cell.FindAllStringSubmatch(rows[0][1], -1), cell.FindAllStringSubmatch(rows[1][1], -1)
+	require.Equal(t, "1", a[15][1])
+	require.Equal(t, "", b[15][1])
+	require.Equal(t, "Fix the buffer overflow in src/parser.c and add a regression…", a[17][1], "the first prompt, cut at 60 characters")
+	require.Contains(t, rows[1][1], `<td data-v="parser-overflow">parser-overflow</td><td data-v="">—</td>`, "the task known, the prompt not")
+	require.Equal(t, a[5][1], b[5][1], "turns from the summary alike")
 }

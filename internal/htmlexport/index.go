@@ -1,31 +1,152 @@
 package htmlexport
 
 import (
-	"fmt"
+	"errors"
 	"html/template"
 	"io"
+	"strconv"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
+	"github.com/ssebench/sse-dialog-convert/internal/runstats"
 )
 
 // Run is one row of the index: a dialog and the page it was written to.
 type Run struct {
-	Href    string // the page, relative to the index
-	Source  string // the input it came from
+	Href   string // the page, relative to the index
+	Source string // the input it came from
+	// Stats is the run's row as the stats command sums it up. When nil,
+	// the row is made from Init and Summary, and what they do not say
+	// (subagents, the first prompt) is shown as unknown.
+	Stats   *runstats.Row
 	Init    *dialogread.Init
 	Summary dialogread.Summary
 	Err     string // why no page could be written, if so
 }
 
+// indexCell is one cell: its text, and the value it sorts and sums by
+// (empty when unknown).
+type indexCell struct {
+	Text, Value string
+}
+
 type indexRow struct {
-	Href, Source, Task, Agent, Model, Status, Reason, Err string
-	Turns, Entries, Tools, Errors                         int64
-	DurationMS                                            int64
-	Duration                                              string
-	TokensIn, TokensOut                                   int64
-	Tokens                                                string
-	Cost                                                  string
-	CostMicros                                            int64
+	Href, Source, Status, Err string
+	Cells                     []indexCell // indexColumns, in order
+}
+
+// indexColumn is a column of the index: the stats command's columns, in
+// its order (its CSV header names them), but the run first (it links to
+// its page, and a wide table would push it off the screen), and the task.
+type indexColumn struct {
+	Name, Title string
+	Num         bool // sorted as a number, largest first; summed in the totals
+}
+
+var indexColumns = []indexColumn{
+	{"file", "run", false}, {"agent", "agent", false}, {"model", "model", false}, {"status", "status", false}, {"reason", "reason", false},
+	{"turns", "turns", true}, {"duration", "duration", true}, {"in", "tokens in", true}, {"out", "tokens out", true},
+	{"cache_read", "cache read", true}, {"cache_write", "cache write", true}, {"cost_usd", "cost", true},
+	{"tools", "tool calls", true}, {"tool_errors", "tool errors", true}, {"warnings", "warnings", true},
+	{"subagents", "subagents", true}, {"task", "task", false}, {"prompt", "first prompt", false},
+}
+
+// column is the index of the column named name in indexColumns.
+func column(name string) int {
+	for i, c := range indexColumns {
+		if c.Name == name {
+			return i
+		}
+	}
+	panic("htmlexport: no index column " + name)
+}
+
+// unknown is the text of a value the dialog does not give.
+const unknown = "—"
+
+// rowOf is a run's row as stats makes it.
+func rowOf(r Run) (runstats.Row, bool) {
+	if r.Err != "" {
+		return runstats.Failed(r.Source, errors.New(r.Err)), true
+	}
+	if r.Stats != nil {
+		row := *r.Stats
+		row.File = r.Source
+		return row, true
+	}
+	s := r.Summary
+	row := runstats.Row{File: r.Source, Runs: 1, Status: s.Status, Reason: s.Reason, Turns: s.Turns,
+		Tools: s.Tools, ToolErrors: s.Errors, Warnings: s.Warnings, CostUSD: s.CostUSD}
+	if r.Init != nil {
+		row.Agent, row.Model = r.Init.Agent, r.Init.Model
+	}
+	if !s.DurationUnknown && (!s.Start.IsZero() || s.Duration > 0) {
+		ms := s.Duration.Milliseconds()
+		row.DurationMS = &ms
+	}
+	if t := s.Tokens; t != nil {
+		row.In, row.Out, row.CacheRead, row.CacheWrite = t.In, t.Out, t.CacheRead, t.CacheWrite
+	}
+	return row, false // subagents and prompt not known
+}
+
+// cells are a row's cells in indexColumns' order.
+func cells(r runstats.Row, task string, full bool) []indexCell {
+	n := func(v int64) indexCell {
+		s := strconv.FormatInt(v, 10)
+		return indexCell{groupDigits(s), s}
+	}
+	t := func(s string) indexCell {
+		if s == "" {
+			return indexCell{}
+		}
+		return indexCell{s, s}
+	}
+	dur, cost := indexCell{unknown, ""}, indexCell{unknown, ""}
+	if r.DurationMS != nil {
+		dur = indexCell{runstats.Duration(*r.DurationMS), strconv.FormatInt(*r.DurationMS, 10)}
+	}
+	if r.CostUSD != nil {
+		cost = indexCell{"$" + strconv.FormatFloat(*r.CostUSD, 'f', 4, 64), strconv.FormatFloat(*r.CostUSD, 'f', -1, 64)}
+	}
+	status, prompt := t(r.Status), t(r.Prompt)
+	if r.Err != "" {
+		status, prompt = indexCell{"unreadable", "unreadable"}, t(r.Err)
+	}
+	sub := n(int64(r.Subagents))
+	if !full {
+		sub, prompt = indexCell{unknown, ""}, indexCell{unknown, ""}
+	}
+	byName := map[string]indexCell{"agent": t(r.Agent), "model": t(r.Model), "status": status, "reason": t(r.Reason),
+		"turns": n(r.Turns), "duration": dur, "in": n(r.In), "out": n(r.Out), "cache_read": n(r.CacheRead),
+		"cache_write": n(r.CacheWrite), "cost_usd": cost, "tools": n(int64(r.Tools)), "tool_errors": n(int64(r.ToolErrors)),
+		"warnings": n(r.Warnings), "subagents": sub, "task": t(task), "prompt": prompt, "file": t(r.File)}
+	out := make([]indexCell, len(indexColumns))
+	for i, c := range indexColumns {
+		out[i] = byName[c.Name]
+		if r.Err != "" && c.Num {
+			out[i] = indexCell{unknown, ""} // not read: no figure is known
+		}
+	}
+	return out
+}
+
+// groupDigits writes 1234567 as 1,234,567.
+func groupDigits(s string) string {
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
 }
 
 // indexPage is the index's template, parsed when an index is written:
@@ -43,24 +164,16 @@ const indexPage = `<!DOCTYPE html>
 <style>{{.CSS}}</style>
 </head>
 <body class="index">
-<header id="top"><h1>{{.Title}}</h1><div id="stats">{{len .Rows}} runs · click a column to sort</div></header>
+<header id="top"><h1>{{.Title}}</h1>
+<div id="tools"><input id="filter" type="search" placeholder="Filter runs (any column)" autocomplete="off" spellcheck="false" aria-label="Filter runs">
+<span id="stats" aria-live="polite">{{len .Rows}} runs</span><span class="hint">click a column to sort · — unknown</span></div></header>
 <main>
 <table id="runs">
-<thead><tr>
-<th data-type="text">run</th><th data-type="text">task</th><th data-type="text">agent</th><th data-type="text">model</th>
-<th data-type="text">status</th><th data-type="num">turns</th><th data-type="num">duration</th>
-<th data-type="num">tokens in/out</th><th data-type="num">cost</th><th data-type="num">tool calls</th><th data-type="num">tool errors</th><th data-type="num">entries</th>
-</tr></thead>
+<thead><tr>{{range .Columns}}<th data-col="{{.Name}}" data-type="{{if .Num}}num{{else}}text{{end}}" scope="col">{{.Title}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr class="st-{{.Status}}">
-<td data-v="{{.Source}}">{{if .Href}}<a href="{{.Href}}">{{.Source}}</a>{{else}}{{.Source}}{{end}}{{if .Err}}<div class="err">{{.Err}}</div>{{end}}</td>
-<td data-v="{{.Task}}">{{.Task}}</td><td data-v="{{.Agent}}">{{.Agent}}</td><td data-v="{{.Model}}">{{.Model}}</td>
-<td data-v="{{.Status}}"><span class="badge st-{{.Status}}">{{.Status}}</span>{{if .Reason}} <span class="dim">{{.Reason}}</span>{{end}}</td>
-<td data-v="{{.Turns}}">{{.Turns}}</td><td data-v="{{.DurationMS}}">{{.Duration}}</td>
-<td data-v="{{.TokensIn}}">{{.Tokens}}</td><td data-v="{{.CostMicros}}">{{.Cost}}</td>
-<td data-v="{{.Tools}}">{{.Tools}}</td><td data-v="{{.Errors}}"{{if .Errors}} class="err"{{end}}>{{.Errors}}</td><td data-v="{{.Entries}}">{{.Entries}}</td>
-</tr>
+{{range .Rows}}<tr class="st-{{.Status}}">{{$r := .}}{{range $i, $c := .Cells}}{{if eq $i $.FileCol}}<td data-v="{{$c.Value}}">{{if $r.Href}}<a href="{{$r.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{else if eq $i $.StatusCol}}<td data-v="{{$c.Value}}"><span class="badge st-{{$r.Status}}">{{$c.Text}}</span></td>{{else}}<td data-v="{{$c.Value}}"{{if and (eq $i $.ErrCol) (ne $c.Value "0")}} class="num err"{{else if index $.Num $i}} class="num"{{end}}>{{$c.Text}}</td>{{end}}{{end}}</tr>
 {{end}}</tbody>
+<tfoot><tr id="totals">{{range $i, $c := .Totals}}{{if eq $i $.FileCol}}<th scope="row">total</th>{{else}}<td>{{$c.Text}}</td>{{end}}{{end}}</tr></tfoot>
 </table>
 </main>
 <script>{{.JS}}</script>
@@ -68,45 +181,62 @@ const indexPage = `<!DOCTYPE html>
 </html>
 `
 
-// WriteIndex writes index.html: a table of runs, sortable by any column.
+// WriteIndex writes index.html: the stats command's table of the runs, one
+// row per run with its totals, each row linking to its page, sortable by
+// any column and filterable.
 func WriteIndex(w io.Writer, title string, runs []Run) error {
 	rows := make([]indexRow, 0, len(runs))
+	stats := make([]runstats.Row, 0, len(runs))
+	allFull := true
 	for _, r := range runs {
-		s := r.Summary
-		row := indexRow{Href: r.Href, Source: r.Source, Status: s.Status, Reason: s.Reason, Err: r.Err,
-			Turns: s.Turns, Entries: int64(s.Entries), Tools: int64(s.Tools), Errors: int64(s.Errors),
-			DurationMS: s.Duration.Milliseconds(), Duration: dialogread.FormatSummaryDuration(s)}
-		if s.DurationUnknown {
-			row.DurationMS = -1 // sorts before every known duration
+		row, full := rowOf(r)
+		allFull = allFull && full
+		stats = append(stats, row)
+		task := ""
+		if r.Init != nil {
+			task = r.Init.Task
+		}
+		ir := indexRow{Href: r.Href, Source: dialogread.MarkInvisible(r.Source), Status: row.Status, Err: dialogread.MarkInvisible(r.Err), Cells: cells(row, task, full)}
+		for i := range ir.Cells {
+			ir.Cells[i].Text = dialogread.MarkInvisible(ir.Cells[i].Text)
+			ir.Cells[i].Value = dialogread.MarkInvisible(ir.Cells[i].Value)
 		}
 		if r.Err != "" {
-			row.Status = "failed"
+			ir.Status = "failed"
 		}
-		if r.Init != nil {
-			row.Task, row.Agent, row.Model = r.Init.Task, r.Init.Agent, r.Init.Model
+		rows = append(rows, ir)
+	}
+	tot := runstats.Totals(stats)
+	totals := cells(tot, "", allFull)
+	for i, c := range indexColumns {
+		if !c.Num {
+			totals[i] = indexCell{}
 		}
-		for _, p := range []*string{&row.Source, &row.Task, &row.Agent, &row.Model, &row.Status, &row.Reason, &row.Err} {
-			*p = dialogread.MarkInvisible(*p)
-		}
-		if t := s.Tokens; t != nil {
-			row.TokensIn, row.TokensOut = t.In, t.Out
-			row.Tokens = dialogread.FormatCount(t.In) + " / " + dialogread.FormatCount(t.Out)
-		}
-		if s.CostUSD != nil {
-			row.Cost = fmt.Sprintf("$%.4f", *s.CostUSD)
-			row.CostMicros = int64(*s.CostUSD * 1e6)
-		}
-		rows = append(rows, row)
+	}
+	prompt := column("prompt")
+	totals[prompt] = indexCell{Text: strconv.Itoa(tot.Runs) + " runs"}
+	if tot.Runs == 1 {
+		totals[prompt].Text = "1 run"
+	}
+	nums := make([]bool, len(indexColumns))
+	for i, c := range indexColumns {
+		nums[i] = c.Num
 	}
 	tmpl, err := template.New("index").Parse(indexPage)
 	if err != nil {
 		return err
 	}
 	return tmpl.Execute(w, map[string]any{
-		"CSP":   csp(indexJS, pageCSS),
-		"Title": title,
-		"CSS":   template.CSS(pageCSS),
-		"JS":    template.JS(indexJS),
-		"Rows":  rows,
+		"CSP":       csp(indexJS, pageCSS),
+		"Title":     title,
+		"CSS":       template.CSS(pageCSS),
+		"JS":        template.JS(indexJS),
+		"Columns":   indexColumns,
+		"Num":       nums,
+		"Rows":      rows,
+		"Totals":    totals,
+		"FileCol":   column("file"),
+		"StatusCol": column("status"),
+		"ErrCol":    column("tool_errors"),
 	})
 }

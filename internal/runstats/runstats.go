@@ -58,7 +58,9 @@ func FromDialog(d *dialogread.Dialog, file string) Row {
 	if d.Init != nil && d.Init.Init != nil {
 		r.Agent, r.Model = d.Init.Init.Agent, d.Init.Init.Model
 	}
-	if d.Complete != nil || !s.Start.IsZero() {
+	// A duration of the converter's own clock (init.data.clock
+	// "conversion") says nothing of the run: unknown.
+	if !s.DurationUnknown && (d.Complete != nil || !s.Start.IsZero()) {
 		ms := s.Duration.Milliseconds()
 		r.DurationMS = &ms
 	}

@@ -39,6 +39,15 @@ func row(t *testing.T, dialog, file string) Row {
 	return FromDialog(d, file)
 }
 
+// TestDurationOfTheConversion: a dialog whose times are the converter's
+// (a saved file without timestamps) has no known duration.
+func TestDurationOfTheConversion(t *testing.T) {
+	conv := strings.Replace(plain, `"agent":"codex"}`, `"agent":"codex","clock":"conversion"}`, 1)
+	conv = strings.Replace(conv, `"duration_ms":3000`, `"duration_ms":0`, 1)
+	assert.Nil(t, row(t, conv, "c.jsonl").DurationMS)
+	assert.NotNil(t, row(t, plain, "p.jsonl").DurationMS)
+}
+
 func TestFromDialog(t *testing.T) {
 	r := row(t, withSubagent, "a.jsonl")
 	assert.Equal(t, "claude-code", r.Agent)

@@ -7,6 +7,9 @@
   // args, diffs, results) when the shell comes near the viewport.
 
   var FOLD_LINES = 12, FOLD_CHARS = 4000, FIRST_CHUNK = 150, CHUNK = 2500;
+  // An image the dialog carries as a data: URL is shown up to this many
+  // characters of URL (about 3 MB of image); a bigger one is named, not drawn.
+  var MAX_IMAGE_URL = 4000000;
   var data = JSON.parse(document.getElementById('dialog-data').textContent);
   var nodes = data.nodes;
   var root = document.getElementById('timeline');
@@ -24,6 +27,35 @@
     if (cls) e.className = cls;
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
+  }
+
+  // copyButton copies text (or what a function gives when clicked).
+  function copyButton(text, what) {
+    var b = el('button', 'copy', 'copy');
+    b.type = 'button';
+    b.title = 'copy ' + what;
+    b.setAttribute('aria-label', 'copy ' + what);
+    b.addEventListener('click', function (e) {
+      e.preventDefault(); // inside a summary: copy, do not open
+      e.stopPropagation();
+      var t = typeof text === 'function' ? text() : text;
+      var done = function () { b.textContent = 'copied'; setTimeout(function () { b.textContent = 'copy'; }, 1500); };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(t).then(done, function () { if (copyBySelection(t)) done(); });
+      else if (copyBySelection(t)) done();
+    });
+    return b;
+  }
+
+  function copyBySelection(t) {
+    var ta = el('textarea', 'offscreen');
+    ta.value = t;
+    ta.setAttribute('readonly', '');
+    document.body.appendChild(ta);
+    ta.select();
+    var ok = false;
+    try { ok = document.execCommand('copy'); } catch (err) { ok = false; }
+    ta.remove();
+    return ok;
   }
 
   function num(n) {
@@ -99,8 +131,21 @@
       } else if (m[6] !== undefined) {
         var d = el('del'); inline(m[6], d, depth + 1); parent.appendChild(d);
       } else if (m[8] !== undefined) {
-        // Images are never loaded: the page makes no requests.
-        parent.appendChild(el('span', 'img', '[image: ' + (m[7] || m[8]) + ']'));
+        // Images are never loaded: the page makes no requests. An image
+        // the dialog itself holds (a data: URL of a raster type) is drawn;
+        // the policy allows data: images and nothing else.
+        var url = m[8].trim();
+        if (/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+\/]+=*$/.test(url) && url.length <= MAX_IMAGE_URL) {
+          var img = el('img', 'md-img');
+          img.alt = m[7] || 'image';
+          img.decoding = 'async';
+          img.src = url;
+          parent.appendChild(img);
+        } else if (/^data:image\//.test(url)) {
+          parent.appendChild(el('span', 'img', '[image: ' + (m[7] || 'data') + ', ' + num(url.length) + ' characters of data: URL' + (url.length > MAX_IMAGE_URL ? ', too big to show' : ', not a PNG, JPEG, GIF or WebP') + ']'));
+        } else {
+          parent.appendChild(el('span', 'img', '[image: ' + (m[7] || m[8]) + ']'));
+        }
       } else if (m[9] !== undefined) {
         var href = safeHref(m[10]);
         var a = el(href ? 'a' : 'span');
@@ -147,9 +192,11 @@
         i++;
         while (i < lines.length && !(lines[i].trim().indexOf(fence) === 0 && /^\s*(`{3,}|~{3,})\s*$/.test(lines[i]))) body.push(lines[i++]);
         i++;
-        var pre = el('pre');
-        pre.appendChild(el('code', null, body.join('\n')));
-        parent.appendChild(pre);
+        var pre = el('pre'), code = body.join('\n'), box = el('div', 'code');
+        pre.appendChild(el('code', null, code));
+        box.appendChild(copyButton(code, 'code'));
+        box.appendChild(pre);
+        parent.appendChild(box);
         continue;
       }
       if ((m = headRe.exec(line))) {
@@ -319,21 +366,34 @@
         if (n.a !== undefined) {
           // The head shows the args on one line; the whole is a click away.
           var json = JSON.stringify(n.a, null, 2);
-          var det = el('details', 'args');
-          det.appendChild(el('summary', null, 'args · ' + num(json.split('\n').length) + ' lines'));
+          var det = el('details', 'args'), summ = el('summary', null, 'args · ' + num(json.split('\n').length) + ' lines ');
+          summ.appendChild(copyButton(json, 'args'));
+          det.appendChild(summ);
           det.appendChild(folded(json, 'args', full));
           if (full) det.open = true;
           bd.appendChild(det);
         }
         if (n.r !== undefined && n.r !== '') {
-          end.appendChild(el('div', 'label', n.kc ? n.n + ' result' : 'result'));
-          end.appendChild(folded(clean(n.r), 'result', full));
+          var rl = el('div', 'label', n.kc ? n.n + ' result ' : 'result ');
+          var rtext = clean(n.r);
+          rl.appendChild(copyButton(rtext, 'result'));
+          end.appendChild(rl);
+          if (n.kc) {
+            // A subagent answers in Markdown, as an assistant message does.
+            var rmd = el('div', 'md result');
+            markdown(rtext, rmd);
+            end.appendChild(rmd);
+          } else {
+            end.appendChild(folded(rtext, 'result', full));
+          }
         } else if (n.r === '' && n.e === undefined) {
           end.appendChild(el('div', 'label', 'result: (empty)'));
         }
         if (n.e !== undefined) {
-          end.appendChild(el('div', 'label err', 'error'));
-          end.appendChild(folded(clean(n.e), 'error', full));
+          var el2 = el('div', 'label err', 'error '), etext = clean(n.e);
+          el2.appendChild(copyButton(etext, 'error'));
+          end.appendChild(el2);
+          end.appendChild(folded(etext, 'error', full));
         }
         if (n.st === 'running') end.appendChild(el('div', 'label', 'no result yet'));
         break;
@@ -342,24 +402,67 @@
     if (query && hitSet.has(i)) highlight(s);
   }
 
+  // ---- what each entry shows beside itself ----
+
+  // innerErr[i]: failed entries under node i (a subagent's call shows its
+  // worst status, not only its own). depth[i]: how deep it is nested.
+  // turnMs[i]: for an assistant message, the time from its thread's last
+  // input before it (the prompt, a tool's result, or for a subagent the
+  // call that started it) to the message, when the timestamps say it.
+  var innerErr = new Int32Array(nodes.length), depth = new Uint8Array(nodes.length), turnMs = new Array(nodes.length);
+  (function analyse() {
+    var lastInput = new Map(); // thread (parent index) -> time in ms
+    for (var i = 0; i < nodes.length; i++) {
+      var n = nodes[i];
+      if (n.p >= 0) depth[i] = Math.min(250, depth[n.p] + 1);
+      if (n.x) for (var p = n.p; p >= 0; p = nodes[p].p) innerErr[p]++;
+      if (!n.at || !n.t) continue; // a time not shown is not used either
+      var last = lastInput.get(n.p);
+      if (n.k === 'message' && !n.w && last !== undefined && n.at >= last) turnMs[i] = n.at - last;
+      var input = n.k === 'prompt' ? n.at : n.k === 'tool' && n.du !== undefined ? n.at + n.du : -1;
+      if (input >= 0 && (last === undefined || input > last)) lastInput.set(n.p, input);
+      if (n.kc) lastInput.set(i, n.at);
+    }
+  })();
+
   var kindLabel = { init: '● session', prompt: '▶ prompt', message: '◆ assistant', thinking: '✱ thinking', tool: '⚙', complete: '■ end', other: '? ' };
 
-  function header(n) {
+  function header(n, i) {
     var hd = el('div', 'hd');
+    // A screen reader moves by headings: one per entry, nested as the
+    // entries are (the page's title is the only h1).
+    hd.setAttribute('role', 'heading');
+    hd.setAttribute('aria-level', String(Math.min(6, depth[i] + 2)));
     hd.appendChild(el('span', 'time mono', n.t || ''));
     hd.appendChild(el('span', 'delta', n.dt !== undefined && n.dt > 0 ? '+' + ms(n.dt) : ''));
     if (n.k === 'tool') {
       hd.appendChild(el('span', 'kind', n.st === 'error' ? '✗' : n.st === 'success' ? '✓' : '…'));
       hd.appendChild(el('span', 'name', n.n || '(tool)'));
       if (n.sm) { var sum = el('span', 'sum mono', n.sm); sum.title = n.sm.slice(0, 500); hd.appendChild(sum); }
-      hd.appendChild(el('span', 'badge st-' + (n.st === 'error' || n.st === 'success' ? n.st : 'running'), n.st || 'running'));
+      if (innerErr[i] && !n.x) {
+        // The worst status inside the call, beside its own.
+        var worst = el('span', 'badge st-error', (n.st || 'running') + ' · ' + num(innerErr[i]) + (innerErr[i] === 1 ? ' error inside' : ' errors inside'));
+        worst.title = 'the call itself: ' + (n.st || 'running') + '; entries under it failed';
+        hd.appendChild(worst);
+      } else {
+        hd.appendChild(el('span', 'badge st-' + (n.st === 'error' || n.st === 'success' ? n.st : 'running'), n.st || 'running'));
+      }
       if (n.du !== undefined) hd.appendChild(el('span', 'dur', ms(n.du)));
     } else {
       var label = n.k === 'message' && n.w ? '⚠ warning' : kindLabel[n.k] || n.k;
       hd.appendChild(el('span', 'kind', n.k === 'other' ? '? ' + (n.n || 'entry') : label));
       if (n.k === 'complete') hd.appendChild(el('span', 'badge st-' + (n.st === 'success' || n.st === 'error' || n.st === 'timeout' ? n.st : 'error'), n.st || ''));
       if (n.k === 'init' && n.in) hd.appendChild(el('span', 'sum', [n.in.agent, n.in.model].filter(Boolean).join(' · ')));
-      if (n.tk) hd.appendChild(el('span', 'tok', tokens(n.tk)));
+      if (n.tk) {
+        var tok = el('span', 'tok', tokens(n.tk));
+        tok.title = 'this response\'s tokens: ↓ in (the context it was given: uncached, cache reads and writes), ↑ out (reasoning included)';
+        hd.appendChild(tok);
+      }
+      if (turnMs[i] !== undefined) {
+        var took = el('span', 'dur turn', 'took ' + ms(turnMs[i]));
+        took.title = 'time from this thread\'s last input (the prompt, a tool\'s result, the subagent\'s call) to this message';
+        hd.appendChild(took);
+      }
     }
     if (n.kc) {
       var t = el('button', 'toggle', '▾ ' + num(n.kc) + ' subagent entr' + (n.kc === 1 ? 'y' : 'ies'));
@@ -422,7 +525,7 @@
     s.id = 'seq-' + n.s;
     s.dataset.i = i;
     s.dataset.seq = n.rs !== undefined ? n.s + ' ' + n.rs : String(n.s);
-    s.appendChild(header(n));
+    s.appendChild(header(n, i));
     if (n.rs !== undefined) {
       // The result's own permalink lands on the merged call.
       var anchor = el('span', 'anchor');
@@ -466,6 +569,8 @@
 
   // ---- header ----
 
+  function setHead() { document.documentElement.style.setProperty('--head', (document.getElementById('top').offsetHeight + 8) + 'px'); }
+
   function drawHeader() {
     var sm = data.summary, init = data.init || {};
     document.getElementById('title').textContent = data.title;
@@ -497,7 +602,20 @@
     if (sm.warnings) stat(pl(sm.warnings, 'warning', 'warnings'), num(sm.warnings));
     stat(pl(sm.entries, 'entry', 'entries'), num(sm.entries));
     if (data.skipped) stat('lines skipped (not JSON)', num(data.skipped), 'err');
-    var setHead = function () { document.documentElement.style.setProperty('--head', (document.getElementById('top').offsetHeight + 8) + 'px'); };
+    // The messages' own figures, where the dialog gives them: their sum
+    // (it may be less than the totals, never more), and the largest
+    // context one response was given.
+    var per = { in: 0, out: 0, cache_read: 0, cache_write: 0, reasoning: 0 }, counted = 0, peak = 0;
+    nodes.forEach(function (n) {
+      if (!n.tk) return;
+      counted++;
+      for (var k in per) per[k] += n.tk[k] || 0;
+      peak = Math.max(peak, n.tk.in || 0);
+    });
+    if (counted) {
+      stat('tokens summed over ' + num(counted) + (counted === 1 ? ' message' : ' messages'), tokens(per));
+      stat('tokens largest context', num(peak));
+    }
     setHead();
     window.addEventListener('resize', setHead);
   }
@@ -517,7 +635,7 @@
     Array.prototype.forEach.call(s.querySelectorAll(':scope > .hd, :scope > .bd'), function (box) {
       if (!box) return;
       var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT), list = [], t;
-      while ((t = walker.nextNode())) if (t.parentNode.nodeName !== 'MARK') list.push(t);
+      while ((t = walker.nextNode())) if (t.parentNode.nodeName !== 'MARK' && t.parentNode.nodeName !== 'BUTTON') list.push(t);
       list.forEach(function (tn) {
         var text = tn.nodeValue, low = text.toLowerCase(), at = low.indexOf(query);
         if (at < 0) return;
@@ -536,7 +654,7 @@
 
   function unhighlight(s) {
     var hd = s.querySelector(':scope > .hd');
-    hd.parentNode.replaceChild(header(nodes[+s.dataset.i]), hd);
+    hd.parentNode.replaceChild(header(nodes[+s.dataset.i], +s.dataset.i), hd);
   }
 
   function search(q) {
@@ -619,7 +737,16 @@
       apply();
     });
     var errs = document.getElementById('f-errors');
-    var applyErr = function () { root.classList.toggle('only-errors', errs.checked); };
+    var applyErr = function () {
+      root.classList.toggle('only-errors', errs.checked);
+      if (!errs.checked) return;
+      // An error inside a subagent is shown: its callers open.
+      buildAll();
+      for (var i = 0; i < nodes.length; i++) {
+        if (!nodes[i].x) continue;
+        for (var p = nodes[i].p; p >= 0; p = nodes[p].p) if (shells[p].classList.contains('collapsed')) toggle(shells[p], false);
+      }
+    };
     errs.addEventListener('change', applyErr);
     applyErr();
     var sub = document.getElementById('toggle-subagents');
@@ -655,6 +782,224 @@
       else if (e.key === 'Escape' && query) { box.value = ''; search(''); }
     });
     window.addEventListener('hashchange', fromHash);
+    wireSelects();
+    wireNav();
+    var top = document.getElementById('top'), moreTools = document.getElementById('more-tools');
+    moreTools.addEventListener('click', function () {
+      var open = !top.classList.contains('open');
+      top.classList.toggle('open', open);
+      moreTools.setAttribute('aria-expanded', String(open));
+      setHead();
+    });
+    // Printing (or saving as PDF) gives every entry in full: the bodies
+    // not drawn yet are drawn, folds and args opened, subagents expanded.
+    window.addEventListener('beforeprint', printAll);
+    if (window.matchMedia) {
+      var mq = window.matchMedia('print');
+      var onPrint = function (e) { if (e.matches) printAll(); };
+      if (mq.addEventListener) mq.addEventListener('change', onPrint); else if (mq.addListener) mq.addListener(onPrint);
+    }
+  }
+
+  var printed = false;
+  function printAll() {
+    if (printed) return;
+    printed = true;
+    buildAll();
+    for (var i = 0; i < nodes.length; i++) {
+      if (filled[i] !== 2) fillBody(i, true);
+      if (nodes[i].kc && shells[i].classList.contains('collapsed')) toggle(shells[i], false);
+    }
+    Array.prototype.forEach.call(root.querySelectorAll('details'), function (d) { d.open = true; });
+    document.body.setAttribute('data-printed', 'true');
+  }
+
+  // ---- filters by tool name and by subagent ----
+
+  // The chosen entries get .sel, their callers .sel-anc (shown as a head
+  // line for context); #timeline.filtering hides the rest.
+  var selName = '', selSub = -1, selected = [];
+  function applySelection() {
+    selected.forEach(function (i) { shells[i].classList.remove('sel', 'sel-anc'); });
+    selected = [];
+    var on = selName !== '' || selSub >= 0;
+    root.classList.toggle('filtering', on);
+    if (!on) return;
+    buildAll();
+    var lo = 0, hi = nodes.length;
+    if (selSub >= 0) { lo = selSub; hi = selSub + 1 + (nodes[selSub].kc || 0); }
+    for (var i = lo; i < hi; i++) {
+      var n = nodes[i];
+      if (selName !== '' && !(n.k === 'tool' && n.n === selName)) continue;
+      shells[i].classList.add('sel');
+      selected.push(i);
+      for (var p = n.p; p >= 0; p = nodes[p].p) {
+        if (!shells[p].classList.contains('sel-anc')) { shells[p].classList.add('sel-anc'); selected.push(p); }
+        if (shells[p].classList.contains('collapsed')) toggle(shells[p], false);
+      }
+    }
+    if (selSub >= 0) go(selSub, true);
+  }
+
+  function wireSelects() {
+    var names = new Map(), subs = [];
+    nodes.forEach(function (n, i) {
+      if (n.k === 'tool') names.set(n.n || '', (names.get(n.n || '') || 0) + 1);
+      if (n.kc) subs.push(i);
+    });
+    var nameBox = document.getElementById('f-name'), subBox = document.getElementById('f-sub');
+    Array.from(names.keys()).sort(function (a, b) { return names.get(b) - names.get(a) || (a < b ? -1 : 1); }).forEach(function (name) {
+      var o = el('option', null, (name || '(no name)') + ' · ' + num(names.get(name)));
+      o.value = name;
+      nameBox.appendChild(o);
+    });
+    subs.forEach(function (i) {
+      var n = nodes[i], what = '';
+      if (n.a && typeof n.a === 'object') what = n.a.description || n.a.subagent_type || '';
+      if (!what) what = n.sm || '';
+      var o = el('option', null, (n.n || 'subagent') + (what ? ': ' + String(what).slice(0, 60) : '') + ' (#' + n.s + ', ' + num(n.kc) + ' entries)');
+      o.value = String(i);
+      subBox.appendChild(o);
+    });
+    if (!subs.length) subBox.disabled = true;
+    nameBox.addEventListener('change', function () { selName = nameBox.value; applySelection(); });
+    subBox.addEventListener('change', function () { selSub = subBox.value === '' ? -1 : +subBox.value; applySelection(); });
+  }
+
+  // ---- prompts and timeline ----
+
+  function wireNav() {
+    var nav = document.getElementById('nav'), btn = document.getElementById('nav-btn');
+    var list = document.getElementById('prompts'), drawn = false;
+    var count = 0;
+    nodes.forEach(function (n, i) {
+      if (n.k !== 'prompt') return;
+      count++;
+      var li = el('li'), b = el('button', 'jump');
+      b.type = 'button';
+      b.appendChild(el('span', 'time mono', n.t || ''));
+      b.appendChild(document.createTextNode(' ' + oneLine(n.c || '(empty prompt)', 120)));
+      b.addEventListener('click', function () { go(i); });
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+    document.getElementById('prompts-head').textContent = count === 1 ? '1 prompt' : num(count) + ' prompts';
+    if (!count) list.appendChild(el('li', 'dim', 'no prompt entry in this dialog'));
+    function show(open) {
+      nav.hidden = !open;
+      btn.setAttribute('aria-expanded', String(open));
+      document.body.classList.toggle('nav-open', open);
+      if (open) { drawLanes(); drawn = true; }
+    }
+    btn.addEventListener('click', function () { show(nav.hidden); });
+    document.addEventListener('keydown', function (e) {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      var t = e.target;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+      if (e.key === 'i') { e.preventDefault(); show(nav.hidden); }
+    });
+    window.addEventListener('resize', function () { if (drawn && !nav.hidden) drawLanes(); });
+  }
+
+  function oneLine(s, max) {
+    s = s.replace(/\s+/g, ' ').trim();
+    return s.length > max ? s.slice(0, max - 1) + '…' : s;
+  }
+
+  // drawLanes draws the timeline: x is time (or order, when an entry has
+  // no time), a row per thread, and within a thread a row per tool call
+  // running at the same time as an earlier one. The marks are kept on the
+  // canvas element (marks) for clicks.
+  function drawLanes() {
+    var cv = document.getElementById('lanes');
+    if (!cv.getContext) return;
+    var t0 = Infinity, t1 = -Infinity, timed = true;
+    nodes.forEach(function (n) {
+      if (!n.at || !n.t) { timed = false; return; }
+      t0 = Math.min(t0, n.at);
+      t1 = Math.max(t1, n.at + (n.du || 0));
+    });
+    if (!(t1 > t0)) timed = false;
+    var threads = new Map(), order = [], items = [];
+    nodes.forEach(function (n, i) {
+      var th = threads.get(n.p);
+      if (!th) { th = { ends: [0], first: i }; threads.set(n.p, th); order.push(th); }
+      var s0 = timed ? (n.at - t0) / (t1 - t0) : i / nodes.length;
+      var e0 = timed ? (n.at + (n.k === 'tool' && n.du ? n.du : 0) - t0) / (t1 - t0) : (i + 1) / nodes.length;
+      var r = 0;
+      if (n.k === 'tool' && timed) {
+        while (r < th.ends.length && th.ends[r] > s0) r++;
+        th.ends[r] = e0;
+      }
+      items.push({ i: i, th: th, r: r, s: s0, e: e0 });
+    });
+    var base = 0;
+    order.forEach(function (th) { th.base = base; base += th.ends.length; });
+    // Rows get thinner past 600 of them: a canvas has a size limit.
+    var ROW = base > 600 ? Math.max(2, Math.floor(7200 / base)) : 12, BAR = Math.max(1, ROW - 4), PAD = 4, dpr = window.devicePixelRatio || 1;
+    var w = Math.max(120, cv.clientWidth || 300), h = base * ROW + 2 * PAD;
+    cv.width = Math.round(w * dpr);
+    cv.height = Math.round(h * dpr);
+    cv.style.height = h + 'px';
+    var ctx = cv.getContext('2d');
+    ctx.scale(dpr, dpr);
+    var css = getComputedStyle(document.documentElement);
+    var color = function (v) { return css.getPropertyValue(v).trim() || '#888'; };
+    var colors = { prompt: color('--accent'), message: color('--ok'), thinking: color('--think'), tool: '#8c959f', bad: color('--bad'), other: color('--dim') };
+    ctx.fillStyle = color('--card');
+    order.forEach(function (th, k) { if (k % 2) ctx.fillRect(0, PAD + th.base * ROW, w, th.ends.length * ROW); });
+    var marks = [];
+    var usable = w - 2;
+    items.forEach(function (it) {
+      var n = nodes[it.i], row = it.th.base + it.r;
+      var x0 = 1 + it.s * usable, x1 = Math.max(x0 + 2, 1 + it.e * usable);
+      ctx.fillStyle = n.x ? colors.bad : colors[n.k] || colors.other;
+      ctx.fillRect(x0, PAD + row * ROW + (ROW - BAR) / 2, x1 - x0, BAR);
+      marks.push({ i: it.i, seq: n.s, row: row, x0: x0, x1: x1 });
+    });
+    cv.marks = marks;
+    cv.rowHeight = ROW;
+    cv.pad = PAD;
+    // The keyboard's mark, outlined: marks in time order, then by row.
+    cv.order = marks.slice().sort(function (a, b) { return a.x0 - b.x0 || a.row - b.row; });
+    if (cv.kb !== undefined && cv.kb >= 0) {
+      var km = cv.order[Math.min(cv.kb, cv.order.length - 1)];
+      ctx.strokeStyle = color('--fg');
+      ctx.lineWidth = 1.5;
+      ctx.strokeRect(km.x0 - 2, PAD + km.row * ROW, km.x1 - km.x0 + 4, ROW);
+    }
+    if (!cv.wired) {
+      cv.wired = true;
+      var at = function (e) {
+        var rect = cv.getBoundingClientRect(), x = e.clientX - rect.left, y = e.clientY - rect.top;
+        var row = Math.floor((y - cv.pad) / cv.rowHeight), best = null, bestD = 7;
+        cv.marks.forEach(function (m) {
+          if (m.row !== row) return;
+          var d = x < m.x0 ? m.x0 - x : x > m.x1 ? x - m.x1 : 0;
+          if (d < bestD || (d === 0 && best && m.x1 - m.x0 < best.x1 - best.x0)) { best = m; bestD = d; }
+        });
+        return best;
+      };
+      cv.addEventListener('click', function (e) { var m = at(e); if (m) go(m.i); });
+      cv.addEventListener('keydown', function (e) {
+        var k = cv.kb === undefined ? -1 : cv.kb;
+        if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+          e.preventDefault();
+          cv.kb = Math.max(0, Math.min(cv.order.length - 1, k + (e.key === 'ArrowRight' ? 1 : -1)));
+          drawLanes();
+          var n = nodes[cv.order[cv.kb].i];
+          document.getElementById('lanes-cur').textContent = (n.k === 'tool' ? n.n || 'tool' : n.k) + ' #' + n.s + (n.t ? ' at ' + n.t : '') + (n.du !== undefined ? ', ' + ms(n.du) : '');
+        } else if ((e.key === 'Enter' || e.key === ' ') && k >= 0) {
+          e.preventDefault();
+          go(cv.order[k].i);
+        }
+      });
+      cv.addEventListener('mousemove', function (e) {
+        var m = at(e), n = m && nodes[m.i];
+        cv.title = n ? (n.k === 'tool' ? n.n || 'tool' : n.k) + ' #' + n.s + (n.t ? ' · ' + n.t : '') + (n.du !== undefined ? ' · ' + ms(n.du) : '') : '';
+        cv.style.cursor = m ? 'pointer' : 'default';
+      });
+    }
   }
 
   drawHeader();
