@@ -23,8 +23,8 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 	"github.com/ssebench/sse-dialog-convert/internal/runstats"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // chromiumPath is Debian's chromium (CHROMIUM overrides). Without it the
