@@ -16,6 +16,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // deeper is a dialog of two prompts, a subagent whose grep fails, parallel
@@ -238,7 +239,7 @@ func TestBrowserPhoneHeader(t *testing.T) {
 func TestBrowserPrintGivesEveryEntry(t *testing.T) {
 	pdftotext, err := exec.LookPath("pdftotext")
 	if err != nil {
-		t.Skip("pdftotext (poppler-utils) is missing")
+		testskip.Missing(t, "pdftotext (poppler-utils: apt-get install -y poppler-utils) is missing")
 	}
 	dir := t.TempDir()
 	var in strings.Builder
