@@ -48,6 +48,9 @@ type Options struct {
 	// Warn, when set, is told of a dialog that grows past what the web UI
 	// reads (ManyEntries), once.
 	Warn func(msg string)
+	// Skipped, when set, is told of every Skip: the pipeline that reads
+	// the records counts them (dispatch.Stats).
+	Skipped func(kind, reason string)
 }
 
 // ManyEntries is the number of entries past which the writer warns: the
@@ -384,6 +387,30 @@ func (w *Writer) ToolEnd(r ToolResult) {
 	}
 	w.writeResult(&t, r.Output, r.IsError, true)
 }
+
+// Skip says that the input record being converted, or a part of it, is
+// shown nowhere in the dialog, and why. kind names what was dropped in
+// its format's own words ("" for the record's own kind, as the pipeline
+// reads it; a part: e.g. "user/text"); reason is a fixed phrase from the
+// adapter's code, never built from the input (SkipUnknown and the like),
+// so that counts by reason add up. Nothing is written: the note goes to
+// Options.Skipped. Skip is the adapters' one way to drop a record: a
+// record that writes no entry and names no reason must have been used
+// otherwise (init's facts, complete's totals, text joined later).
+func (w *Writer) Skip(kind, reason string) {
+	if w.opt.Skipped != nil {
+		w.opt.Skipped(kind, reason)
+	}
+}
+
+// The reasons most adapters give to Skip, so that a user reads one phrase
+// for one cause whatever the format.
+const (
+	SkipUnknown   = "unknown type"        // a type the adapter does not read
+	SkipEmpty     = "empty"               // nothing to show (no text, no call)
+	SkipDuplicate = "duplicate"           // shown already (a repeated line or block)
+	SkipNoContent = "not shown: metadata" // the format's bookkeeping, nothing of the conversation
+)
 
 // OpenTools returns the number of tool calls started and not yet ended.
 func (w *Writer) OpenTools() int { return w.open.n }
