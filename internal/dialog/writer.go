@@ -48,9 +48,10 @@ type Options struct {
 	// Warn, when set, is told of a dialog that grows past what the web UI
 	// reads (ManyEntries), once.
 	Warn func(msg string)
-	// Skipped, when set, is told of every Skip: the pipeline that reads
-	// the records counts them (dispatch.Stats).
+	// Skipped, when set, is told of every Skip, and Held of every Hold:
+	// the pipeline that reads the records counts them (dispatch.Accounting).
 	Skipped func(kind, reason string)
+	Held    func()
 }
 
 // ManyEntries is the number of entries past which the writer warns: the
@@ -403,10 +404,20 @@ func (w *Writer) Skip(kind, reason string) {
 	}
 }
 
+// Hold says that what the input record being converted carries is kept
+// for an entry written later (text joined from deltas, a session's
+// messages written once the file is read): it writes nothing now, and is
+// not dropped. Nothing is written: the note goes to Options.Held.
+func (w *Writer) Hold() {
+	if w.opt.Held != nil {
+		w.opt.Held()
+	}
+}
+
 // The reasons most adapters give to Skip, so that a user reads one phrase
 // for one cause whatever the format.
 const (
-	SkipUnknown   = "unknown type"        // a type the adapter does not read
+	SkipUnknown   = "type not read"       // a type the adapter does not read (new, or of no use to a dialog)
 	SkipEmpty     = "empty"               // nothing to show (no text, no call)
 	SkipDuplicate = "duplicate"           // shown already (a repeated line or block)
 	SkipNoContent = "not shown: metadata" // the format's bookkeeping, nothing of the conversation

@@ -35,10 +35,14 @@ type KindCount struct {
 	Read, Converted, Skipped int
 	// Entries counts the dialog entries the kind's records wrote.
 	Entries int
+	// Held counts the records of the kind whose content went into an
+	// entry written later (dialog.Writer.Hold): text joined from deltas,
+	// a session's messages written once it is read.
+	Held int
 	// Quiet counts the records of the kind that were converted without
-	// writing an entry of their own: their facts went into init or
-	// complete, or their text into an entry written later. For a kind
-	// that carries the conversation, a quiet record is one to look at.
+	// writing an entry and without being held: their facts went into init
+	// or complete. For a kind that carries the conversation, a quiet
+	// record is one to look at: it may have been dropped silently.
 	Quiet int
 }
 
@@ -81,6 +85,7 @@ type accounts struct {
 	kind    string
 	skipped string // the first reason it was skipped for, if any
 	whole   bool   // a skip with no kind of its own: the whole record
+	held    bool   // its content is held for a later entry
 }
 
 func (t *accounts) init() {
@@ -91,7 +96,7 @@ func (t *accounts) init() {
 
 // begin starts the accounting of one record of kind.
 func (t *accounts) begin(kind string) {
-	t.kind, t.skipped, t.whole = kind, "", false
+	t.kind, t.skipped, t.whole, t.held = kind, "", false, false
 }
 
 // skip counts an adapter's Skip of the record being converted, or of a
@@ -120,6 +125,10 @@ func (t *accounts) end(entries int) {
 	k.Entries += entries
 	t.acc.Read++
 	switch {
+	case entries == 0 && t.held:
+		k.Converted++
+		k.Held++
+		t.acc.Converted++
 	case entries == 0 && t.skipped != "":
 		k.Skipped++
 		t.acc.Skipped++
@@ -307,6 +316,7 @@ func (a *Accounting) Add(b Accounting) {
 		m.Converted += n.Converted
 		m.Skipped += n.Skipped
 		m.Entries += n.Entries
+		m.Held += n.Held
 		m.Quiet += n.Quiet
 		a.Kinds[k] = m
 	}

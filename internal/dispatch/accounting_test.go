@@ -15,7 +15,8 @@ import (
 
 // typedFormat reads {"type":…} records: "say" writes a message, "meta"
 // writes nothing and skips nothing (facts for init), "noise" is skipped,
-// "pair" writes a message and skips a part of itself, "broken" is
+// "pair" writes a message and skips a part of itself, "delta" is held
+// for a later entry, "broken" is
 // malformed. Any other type is dropped silently (the bug accounting
 // shows as a quiet record).
 var typedFormat = adapter.Format{
@@ -40,6 +41,8 @@ func (a *typedAdapter) Event(ev adapter.Event) error {
 	case "pair":
 		a.w.Message(dialog.Message{Content: dialog.Plain("kept")})
 		a.w.Skip("pair/extra", dialog.SkipDuplicate)
+	case "delta":
+		a.w.Hold()
 	case "broken":
 		return assert.AnError
 	}
@@ -66,13 +69,14 @@ func TestAccountingEveryRecordCountedOnce(t *testing.T) {
 		`{"type":"noise"}`,
 		`{"type":"pair"}`,
 		`{"type":"meta"}`,
+		`{"type":"delta"}`,
 		`{"type":"broken"}`,
 		`not json`,
 		`[{"type":"say","text":"a"},{"type":"noise"}]`,
 		``, // blank: no record
 	}, "\n")
 	a := account(t, in)
-	assert.Equal(t, 11, a.Read, "10 lines, one an array of 2, the blank one no record")
+	assert.Equal(t, 12, a.Read, "11 lines, one an array of 2, the blank one no record")
 	assert.Equal(t, a.Read, a.Converted+a.Skipped)
 	assert.Equal(t, 5, a.Skipped, "3 noise, 1 broken, 1 not JSON")
 	assert.Equal(t, map[string]KindCount{
@@ -82,6 +86,7 @@ func TestAccountingEveryRecordCountedOnce(t *testing.T) {
 		"noise":    {Read: 3, Skipped: 3},
 		"pair":     {Read: 1, Converted: 1, Entries: 1},
 		"meta":     {Read: 1, Converted: 1, Quiet: 1},
+		"delta":    {Read: 1, Converted: 1, Held: 1},
 		"broken":   {Read: 1, Skipped: 1},
 	}, a.Kinds)
 	assert.Equal(t, map[Skip]int{

@@ -140,6 +140,13 @@ func New(out io.Writer, wopt dialog.Options, opt Options) *Converter {
 			skipped(kind, reason)
 		}
 	}
+	held := wopt.Held
+	wopt.Held = func() {
+		c.acct.held = true
+		if held != nil {
+			held()
+		}
+	}
 	c.w = dialog.NewWriter(s, wopt)
 	if opt.Forced && len(opt.Formats) > 0 {
 		c.choose(0)
