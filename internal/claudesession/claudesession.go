@@ -271,6 +271,7 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 	default:
 		// Summaries, snapshots, queue operations, request logs: nothing
 		// of the conversation, and their times are not its times.
+		a.w.Skip("", dialog.SkipNoContent)
 		return nil
 	}
 	if t, ok := adapter.Time(l.timestamp); ok {
@@ -279,6 +280,7 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 	}
 	if k, ok := keyOf(l.uuid); ok {
 		if _, dup := a.seen[k]; dup {
+			a.w.Skip("", dialog.SkipDuplicate)
 			return nil
 		}
 		a.seen[k] = struct{}{}
@@ -294,7 +296,8 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 		if !a.lone {
 			p, ok := a.sidechainParent(l)
 			if !ok {
-				return nil // a sidechain tied to no call in this conversation
+				a.w.Skip("", SkipNoCall) // a sidechain tied to no call in this conversation
+				return nil
 			}
 			parent = p
 		}
@@ -302,6 +305,7 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 		a.mainSeen = true
 	}
 	if wrapped && parent == "" {
+		a.w.Skip("", SkipNoCall)
 		return nil
 	}
 	switch typ {
@@ -446,6 +450,14 @@ func (a *Adapter) Summary() dialog.Summary {
 	}
 	return s
 }
+
+// The reasons the adapter gives dialog.Writer.Skip, beside the common
+// ones and claude's.
+const (
+	SkipNoCall  = "subagent line tied to no call"                     // a sidechain whose Task call is not in the file
+	SkipCLIText = "Claude Code's own text (command, hook, reminder)"  // user text Claude Code wrote in the user's place
+	SkipMeta    = "meta user line (compact summary, transcript only)" // isMeta, isCompactSummary, transcript-only lines
+)
 
 // Reasons written as complete.reason.
 const (

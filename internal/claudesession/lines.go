@@ -84,11 +84,14 @@ func (a *Adapter) assistant(l line, parent string) error {
 			if main && apiErr {
 				a.last.apiErr = content.Str()
 			}
+		} else {
+			a.w.Skip("", dialog.SkipDuplicate)
 		}
 		return nil
 	}
 	for e := content.Elements(); e.Next(); {
 		if !a.fresh(ms, e.Value) {
+			a.w.Skip("", dialog.SkipDuplicate)
 			continue
 		}
 		if main && e.Value.Get("type").Is("tool_use") {
@@ -123,20 +126,27 @@ func (a *Adapter) block(b jsonraw.Value, parent string) {
 		if l := blk.Text.Lit(); !l.IsEmpty() {
 			a.entry()
 			a.w.Message(dialog.Message{Content: dialog.Lit(l), Parent: parent})
+		} else {
+			a.w.Skip("", dialog.SkipEmpty)
 		}
 	case "thinking":
 		if l := blk.Thinking.Lit(); !l.IsEmpty() {
 			a.entry()
 			a.w.Thinking(dialog.Lit(l), parent)
+		} else {
+			a.w.Skip("", dialog.SkipEmpty)
 		}
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		a.startTool(blk.ID.Str(), blk.Name.Str(), blk.Input, parent)
 	case "redacted_thinking":
 		// encrypted reasoning: nothing to show
+		a.w.Skip("", claude.SkipEncrypted)
 	default:
 		if blk.ToolUseID.Exists() && bytes.HasSuffix(blk.Type.Body(), []byte("_tool_result")) {
 			out, failed := a.lit.Result(blk.Content)
 			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
+		} else {
+			a.w.Skip("", claude.SkipBlock)
 		}
 	}
 }
@@ -171,6 +181,7 @@ func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent strin
 			a.dropTask(id)
 		}
 	case t != nil && t.closed:
+		a.w.Skip("", dialog.SkipDuplicate)
 		return
 	case t == nil:
 		t = &tool{id: id}
@@ -235,6 +246,8 @@ func (a *Adapter) user(l line, parent string) error {
 	if content.IsString() {
 		if main {
 			a.userText(l, content.Lit(), nil)
+		} else {
+			a.w.Skip("", claude.SkipUserText)
 		}
 		return nil
 	}
@@ -258,6 +271,7 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 	// Flags read by the rule of error flags: set by anything but false,
 	// null or absence.
 	if adapter.FailureFlag(l.isMeta) || adapter.FailureFlag(l.compactSummary) || adapter.FailureFlag(l.transcriptOnly) {
+		a.w.Skip("", SkipMeta)
 		return
 	}
 	b := &a.lit
@@ -268,6 +282,7 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 			return
 		}
 		if notPrompt(text.Body()) {
+			a.w.Skip("", SkipCLIText)
 			return
 		}
 		b.Add(text)
@@ -282,6 +297,8 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 				}
 				if !notPrompt(t.Body()) {
 					b.Add(t)
+				} else {
+					a.w.Skip("", SkipCLIText)
 				}
 			case "image", "document":
 				b.AddMedia(e.Value.Get("type").Lit(), e.Value.Get("source"))
@@ -310,6 +327,7 @@ func (a *Adapter) prompt(l jsonraw.Literal) {
 			h.ts = a.lineTS
 		}
 		a.waiting = append(a.waiting, h)
+		a.w.Hold()
 		return
 	}
 	a.ensureMeta()
@@ -354,5 +372,7 @@ func (a *Adapter) system(l line, parent string) {
 			text += ": " + s
 		}
 		a.notice(text, parent)
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }

@@ -276,6 +276,7 @@ func (w *Writer) SetAgent(agent string) {
 // known already or the dialog has moved past the point where it belongs.
 func (w *Writer) StreamPrompt(t Text) {
 	if w.promptDone || w.bodyStarted || w.closed || w.opt.HasPrompt || t.IsEmpty() {
+		w.Skip("", SkipPromptKnown)
 		return
 	}
 	w.ensureInit()
@@ -291,6 +292,7 @@ func (w *Writer) StreamPrompt(t Text) {
 // Empty text is no entry.
 func (w *Writer) UserPrompt(t Text) {
 	if w.closed || t.IsEmpty() {
+		w.Skip("", SkipEmpty)
 		return
 	}
 	w.ensureInit()
@@ -298,9 +300,11 @@ func (w *Writer) UserPrompt(t Text) {
 	w.writePrompt(t)
 }
 
-// Message writes an assistant message. Empty text is no entry.
+// Message writes an assistant message. Empty text is no entry (a Skip,
+// as is every call the writer refuses in this way).
 func (w *Writer) Message(m Message) {
 	if m.Content.IsEmpty() || w.closed {
+		w.Skip("", SkipEmpty)
 		return
 	}
 	w.body()
@@ -318,6 +322,7 @@ func (w *Writer) Message(m Message) {
 // Thinking writes a reasoning block. Empty text is no entry.
 func (w *Writer) Thinking(content Text, parent string) {
 	if content.IsEmpty() || w.closed {
+		w.Skip("", SkipEmpty)
 		return
 	}
 	w.body()
@@ -421,6 +426,9 @@ const (
 	SkipEmpty     = "empty"               // nothing to show (no text, no call)
 	SkipDuplicate = "duplicate"           // shown already (a repeated line or block)
 	SkipNoContent = "not shown: metadata" // the format's bookkeeping, nothing of the conversation
+	// SkipPromptKnown: the stream's prompt when the prompt is known already
+	// (--prompt, an earlier replay) or the dialog is past it.
+	SkipPromptKnown = "prompt known already"
 )
 
 // OpenTools returns the number of tool calls started and not yet ended.

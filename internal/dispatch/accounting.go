@@ -230,10 +230,11 @@ func (t *accounts) copy() Accounting {
 // "type" (Codex's legacy lines: "msg"."type"), and after a slash the finer
 // type the format gives beside it: "subtype" (Claude, Cursor), "item"."type"
 // (Codex), "payload"."type" (Codex rollouts), "part"."type" (opencode) or
-// "properties"."part"."type" (opencode's event bus). KindNone when the
+// "properties"."part"."type" (opencode's event bus) or "event"."type"
+// (Claude's partial messages). KindNone when the
 // record has no type.
 func recordKind(v jsonraw.Value) (kind []byte, sub []byte) {
-	var typ, msg, subtype, item, payload, part, props jsonraw.Value
+	var typ, msg, subtype, item, payload, part, props, event jsonraw.Value
 	for m := v.Members(); m.Next(); {
 		switch string(m.Key) {
 		case "type":
@@ -250,6 +251,8 @@ func recordKind(v jsonraw.Value) (kind []byte, sub []byte) {
 			part = m.Value
 		case "properties":
 			props = m.Value
+		case "event":
+			event = m.Value
 		}
 	}
 	if !typ.IsString() && msg.IsObject() {
@@ -258,7 +261,7 @@ func recordKind(v jsonraw.Value) (kind []byte, sub []byte) {
 	if !typ.IsString() {
 		return nil, nil
 	}
-	for _, s := range []jsonraw.Value{subtype, item.Get("type"), payload.Get("type"), part.Get("type"), props.Get("part").Get("type")} {
+	for _, s := range []jsonraw.Value{subtype, item.Get("type"), payload.Get("type"), part.Get("type"), props.Get("part").Get("type"), event.Get("type")} {
 		if s.IsString() {
 			return typ.Body(), s.Body()
 		}
