@@ -229,7 +229,7 @@ func (t *accounts) copy() Accounting {
 // recordKind names the kind of a record in its format's own words: its
 // "type" (Codex's legacy lines: "msg"."type"), and after a slash the finer
 // type the format gives beside it: "subtype" (Claude, Cursor), "item"."type"
-// (Codex), "payload"."type" (Codex rollouts), "part"."type" (opencode) or
+// or "item"."item_type" (Codex), "payload"."type" (Codex rollouts), "part"."type" (opencode) or
 // "properties"."part"."type" (opencode's event bus) or "event"."type"
 // (Claude's partial messages). KindNone when the
 // record has no type.
@@ -261,7 +261,7 @@ func recordKind(v jsonraw.Value) (kind []byte, sub []byte) {
 	if !typ.IsString() {
 		return nil, nil
 	}
-	for _, s := range []jsonraw.Value{subtype, item.Get("type"), payload.Get("type"), part.Get("type"), props.Get("part").Get("type"), event.Get("type")} {
+	for _, s := range []jsonraw.Value{subtype, item.Get("type"), item.Get("item_type"), payload.Get("type"), part.Get("type"), props.Get("part").Get("type"), event.Get("type")} {
 		if s.IsString() {
 			return typ.Body(), s.Body()
 		}
