@@ -191,7 +191,7 @@ type event struct {
 
 // The reasons the adapter gives dialog.Writer.Skip, beside the common ones.
 const (
-	SkipEncrypted = "encrypted reasoning"                     // redacted_thinking: nothing readable
+	SkipEncrypted = dialog.SkipEncrypted                      // redacted_thinking: nothing readable
 	SkipBlock     = "content block not read"                  // a block type the adapter does not read
 	SkipUserText  = "user content (not the prompt)"           // a subagent's prompt echo, a skill's body, a slash command's output, an image
 	SkipPartial   = "partial message (the whole one follows)" // --include-partial-messages deltas

@@ -426,6 +426,7 @@ const (
 	SkipEmpty     = "empty"               // nothing to show (no text, no call)
 	SkipDuplicate = "duplicate"           // shown already (a repeated line or block)
 	SkipNoContent = "not shown: metadata" // the format's bookkeeping, nothing of the conversation
+	SkipEncrypted = "encrypted reasoning" // reasoning with nothing readable
 	// SkipPromptKnown: the stream's prompt when the prompt is known already
 	// (--prompt, an earlier replay) or the dialog is past it.
 	SkipPromptKnown = "prompt known already"
