@@ -203,6 +203,8 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		}
 		if line.Get("id").IsString() {
 			a.record(line, parent)
+		} else {
+			a.w.Skip("", dialog.SkipNoContent)
 		}
 	case set.IsObject():
 		a.directories(set.Get("directories"))
@@ -214,11 +216,26 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		a.state = lastNone
 	case id.IsString():
 		a.record(ev.Value, "")
+	case ev.Get("messages").IsArray():
+		a.w.Skip("", SkipDocument)
 	default:
 		a.directories(ev.Get("directories")) // the header's (a subagent's)
 	}
 	return nil
 }
+
+// The reasons the adapter gives dialog.Writer.Skip, beside the common ones.
+const (
+	// SkipDocument: a whole chat document (session-*.json of Gemini CLI
+	// before 0.61) read as one record of the .jsonl format: not read.
+	SkipDocument  = "whole chat document (.json), not read"
+	SkipSubagent  = "subagent's task text (its call's args)" // a subagent's user message
+	SkipInjected  = "Gemini CLI's own context"               // <session_context> and the like
+	SkipNoNewText = "written again, nothing new"             // a model message restated with nothing added
+	// SkipResponses: a user message with no text: the tool responses sent
+	// back to the model, shown with their calls.
+	SkipResponses = "no user text (tool responses)"
+)
 
 // directories takes the cwd from the first workspace directory the file
 // names, until init is written.
@@ -305,7 +322,11 @@ func (a *Adapter) record(v jsonraw.Value, parent string) {
 				a.state = lastError
 				a.errMsg = a.textOf(content).String()
 			}
+		} else {
+			a.w.Skip("", dialog.SkipDuplicate)
 		}
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }
 
@@ -316,13 +337,20 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 	if seen || parent != "" {
 		// A subagent's user text is the task its call was given (the
 		// call's args): not the user's.
+		if seen {
+			a.w.Skip("", dialog.SkipDuplicate)
+		} else {
+			a.w.Skip("", SkipSubagent)
+		}
 		return
 	}
 	l := a.textOf(content)
 	if l.IsEmpty() {
+		a.w.Skip("", SkipResponses)
 		return
 	}
 	if injected(l.Body()) {
+		a.w.Skip("", SkipInjected)
 		return
 	}
 	a.state = lastNone
@@ -353,6 +381,7 @@ func injected(body []byte) bool {
 func (a *Adapter) prompt(l jsonraw.Literal) {
 	if !a.metaDone {
 		a.waiting = append(a.waiting, held{lit: append([]byte(nil), l.Bytes()...), ts: a.lineTS})
+		a.w.Hold()
 		return
 	}
 	a.writePrompt(dialog.Lit(l))
@@ -453,6 +482,9 @@ func (a *Adapter) gemini(msg *message, content, thoughts, tokens, calls jsonraw.
 	}
 	for e := calls.Elements(); e.Next(); {
 		a.endCall(e.Value)
+	}
+	if !output {
+		a.w.Skip("", SkipNoNewText)
 	}
 	if parent != "" {
 		return
