@@ -271,7 +271,11 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 	default:
 		// Summaries, snapshots, queue operations, request logs: nothing
 		// of the conversation, and their times are not its times.
-		a.w.Skip("", dialog.SkipNoContent)
+		if typ == "progress" {
+			a.w.Skip("", SkipProgress)
+		} else {
+			a.w.Skip("", dialog.SkipNoContent)
+		}
 		return nil
 	}
 	if t, ok := adapter.Time(l.timestamp); ok {
@@ -457,6 +461,10 @@ const (
 	SkipNoCall  = "subagent line tied to no call"                     // a sidechain whose Task call is not in the file
 	SkipCLIText = "Claude Code's own text (command, hook, reminder)"  // user text Claude Code wrote in the user's place
 	SkipMeta    = "meta user line (compact summary, transcript only)" // isMeta, isCompactSummary, transcript-only lines
+	// SkipProgress: progress lines (agent_progress: a subagent's messages
+	// as they came, in Claude Code 2.x; hook and bash progress) are not
+	// read: the subagent's own file, or its Task result, says it.
+	SkipProgress = "progress line, not read"
 )
 
 // Reasons written as complete.reason.
