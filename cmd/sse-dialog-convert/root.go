@@ -198,6 +198,7 @@ it converts, invalid dialog); 2 usage, or a refusal to write over an input;
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
 	o.register(cmd)
 	o.registerOffline(cmd)
+	o.registerStats(cmd)
 	cmd.AddCommand(newValidateCmd())
 	cmd.AddCommand(newRunCmd())
 	cmd.AddCommand(newViewCmd())
