@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -16,6 +17,11 @@ import (
 // strings inside tool args. The web UI shows 1,000 characters of a result and
 // re-reads the whole file every few seconds, so megabytes of output only slow it.
 const DefaultMaxText = 16 << 10
+
+// MinMaxMessage is the least cap, in bytes, on the text of one message,
+// thinking or prompt entry: MaxText, when larger, caps them too. The panel
+// renders a message as Markdown: one of 770 KB took it 48 s.
+const MinMaxMessage = 64 << 10
 
 // Options are what the caller knows before the stream starts.
 type Options struct {
@@ -55,8 +61,12 @@ type Options struct {
 }
 
 // ManyEntries is the number of entries past which the writer warns: the
-// SSEBench web UI reads at most 200,000 entries of a finished run.
+// SSEBench web UI reads at most MaxEntries entries of a finished run.
 const ManyEntries = 190_000
+
+// MaxEntries is the most entries a dialog has under a file budget: the
+// SSEBench web UI's view of a finished run shows none past the 200,000th.
+const MaxEntries = 200_000
 
 // Message is an assistant text.
 type Message struct {
@@ -279,6 +289,9 @@ func (w *Writer) StreamPrompt(t Text) {
 		w.Skip("", SkipPromptKnown)
 		return
 	}
+	if w.full(&w.budget.dropped.prompts) {
+		return
+	}
 	w.ensureInit()
 	w.promptDone = true
 	w.writePrompt(t)
@@ -295,6 +308,9 @@ func (w *Writer) UserPrompt(t Text) {
 		w.Skip("", SkipEmpty)
 		return
 	}
+	if w.full(&w.budget.dropped.prompts) {
+		return
+	}
 	w.ensureInit()
 	w.promptDone = true
 	w.writePrompt(t)
@@ -305,6 +321,9 @@ func (w *Writer) UserPrompt(t Text) {
 func (w *Writer) Message(m Message) {
 	if m.Content.IsEmpty() || w.closed {
 		w.Skip("", SkipEmpty)
+		return
+	}
+	if w.full(&w.budget.dropped.messages) {
 		return
 	}
 	w.body()
@@ -325,6 +344,9 @@ func (w *Writer) Thinking(content Text, parent string) {
 		w.Skip("", SkipEmpty)
 		return
 	}
+	if w.full(&w.budget.dropped.thinking) {
+		return
+	}
 	w.body()
 	b := w.begin("thinking")
 	b = append(b, `,"content":`...)
@@ -335,7 +357,7 @@ func (w *Writer) Thinking(content Text, parent string) {
 
 // ToolStart writes the start of a tool call.
 func (w *Writer) ToolStart(c ToolCall) {
-	if w.closed {
+	if w.closed || w.full(&w.budget.dropped.calls) {
 		return
 	}
 	w.body()
@@ -358,7 +380,12 @@ func (w *Writer) ToolStart(c ToolCall) {
 	}
 	w.budget.reserve += t.closeCost
 	w.open.push(c.ID, t)
-	if c.Args.Exists() {
+	if c.Args.Exists() && w.budget.max > 0 && w.budget.pace(len(b)-w.entry) < int64(min(len(c.Args.Bytes()), maxLeanArgs)) {
+		// Not even the args' fixed part fits the pace: left out, and said.
+		b = append(b, `,"args_cut":true`...)
+		w.budget.argsCut++
+		w.leaner()
+	} else if c.Args.Exists() {
 		cut := w.cutter(true)
 		b = append(b, `,"args":`...)
 		key := c.ArgsKey
@@ -388,6 +415,9 @@ func (w *Writer) ToolEnd(r ToolResult) {
 	w.body()
 	t, ok := w.takeOpen(r.ID)
 	if !ok {
+		if w.full(&w.budget.dropped.results) {
+			return
+		}
 		w.ToolStart(ToolCall{ID: r.ID, Name: r.Name, Parent: r.Parent})
 		t, _ = w.takeOpen(r.ID)
 	}
@@ -461,6 +491,7 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 		}
 	}
 	w.closeOpenTools(s)
+	w.budgetNote()
 
 	dur := s.DurationMS
 	if !s.HasDuration {
@@ -560,18 +591,26 @@ func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
 	if !cut {
 		c.maxText, c.share = -1, -1
 	}
+	key := `,"result":`
 	if isError {
 		b = appendToolHead(b, t, "error")
-		if !out.IsEmpty() {
-			b = append(b, `,"error":`...)
-			b = c.appendText(b, out)
-		}
+		key = `,"error":`
 	} else {
 		b = appendToolHead(b, t, "success")
-		if !out.IsEmpty() {
-			b = append(b, `,"result":`...)
-			b = c.appendText(b, out)
-		}
+	}
+	switch {
+	case out.IsEmpty():
+	case cut && out.len() > maxMarkerLen && w.budget.max > 0 && w.budget.pace(len(b)-w.entry) < int64(len(key)+maxMarkerLen):
+		// Not even a cut marker fits the pace: the text is left out, and
+		// how much of it is said.
+		b = append(b, key[:len(key)-2]...)
+		b = append(b, `_cut":`...)
+		b = strconv.AppendInt(b, int64(out.len()), 10)
+		w.budget.textCut++
+		w.leaner()
+	default:
+		b = append(b, key...)
+		b = c.appendText(b, out)
 	}
 	b = appendParentID(b, t.parent)
 	w.finish(b)
@@ -766,6 +805,7 @@ func (w *Writer) finish(b []byte) {
 	w.seq++
 	w.seqText.inc()
 	w.budget.written += int64(len(b) - w.entry)
+	w.budget.entries = w.seq
 	w.budget.text += w.cut.used
 	w.cut.used = 0
 	switch {
@@ -781,7 +821,11 @@ func (w *Writer) finish(b []byte) {
 	// Once the entry is out: nothing may use out while an entry is built
 	// in it.
 	if w.seq == ManyEntries+1 && w.opt.Warn != nil {
-		w.opt.Warn("the dialog has more than 190,000 entries; the SSEBench web UI reads at most 200,000 of a finished run")
+		if w.budget.max > 0 {
+			w.opt.Warn("the dialog has more than 190,000 entries: SSEBench's view of a finished run shows none past the 200,000th, so no new entry is written once that many would be reached (one message before complete counts those left out; --max-bytes 0 writes them all)")
+		} else {
+			w.opt.Warn("the dialog has more than 190,000 entries: SSEBench's view of a finished run shows none past the 200,000th (complete included)")
+		}
 	}
 }
 
@@ -805,13 +849,85 @@ const (
 )
 
 // cutter starts the cuts of the entry being built: a tool's text (capped
-// by MaxText) or the agent's words (capped only by the file budget).
+// by MaxText) or the agent's words (capped by MaxText or MinMaxMessage,
+// the larger), and both by the file budget.
 func (w *Writer) cutter(tool bool) *cutter {
 	w.cut = cutter{b: &w.budget, maxText: -1, share: shareLater, message: !tool, entry: w.entry}
-	if tool {
+	switch {
+	case tool:
 		w.cut.maxText = w.opt.MaxText
+	case w.opt.MaxText >= 0:
+		w.cut.maxText = max(w.opt.MaxText, MinMaxMessage)
 	}
 	return &w.cut
+}
+
+// maxLeanArgs is the size of args past which args are left out rather
+// than cut when the pace leaves an entry less than that.
+const maxLeanArgs = 256
+
+// full reports whether the file is full (see budget.go), and counts the
+// entry it will not write in n.
+func (w *Writer) full(n *int) bool {
+	if !w.budget.full(w.open.n) {
+		return false
+	}
+	if w.budget.dropped.total() == 0 && w.opt.Warn != nil {
+		w.opt.Warn(fmt.Sprintf("the dialog reached its budget (%s, %d entries): no new entry is written; calls already started still end, and one message before complete says how many entries were left out", sizeText(w.budget.max), w.seq))
+	}
+	*n++
+	return true
+}
+
+// leaner warns, the first time, that the budget leaves args or tool text out.
+func (w *Writer) leaner() {
+	if w.budget.argsCut+w.budget.textCut == 1 && w.opt.Warn != nil {
+		w.opt.Warn(fmt.Sprintf("the dialog is filling its budget (%s) with many entries: from entry %d on, tool args and output that do not fit are left out (args_cut, result_cut, error_cut)", sizeText(w.budget.max), w.seq))
+	}
+}
+
+// budgetNote writes, before complete, the message that says what the
+// budget cut and left out, if anything; its text is ours and short, paid
+// for by the complete reserve. A dialog over its budget says so too.
+func (w *Writer) budgetNote() {
+	b := &w.budget
+	over := b.max > 0 && b.written+completeReserve > b.max
+	if b.argsCut+b.textCut+b.dropped.total() == 0 && !over {
+		return
+	}
+	var parts []string
+	if b.argsCut > 0 {
+		parts = append(parts, fmt.Sprintf("%d tool calls without their args (args_cut)", b.argsCut))
+	}
+	if b.textCut > 0 {
+		parts = append(parts, fmt.Sprintf("%d tool results without their text (result_cut, error_cut)", b.textCut))
+	}
+	d := b.dropped
+	if d.total() > 0 {
+		parts = append(parts, fmt.Sprintf("%d entries left out at the end: %d tool calls, %d results, %d messages, %d thinking, %d prompts", d.total(), d.calls, d.results, d.messages, d.thinking, d.prompts))
+	}
+	text := WarningPrefix + "the dialog was kept under its budget of " + sizeText(b.max) + ": " + strings.Join(parts, "; ")
+	if over {
+		text = WarningPrefix + fmt.Sprintf("the dialog is over its budget of %s: its entries' ids, names and keys alone outgrew it", sizeText(b.max))
+		if len(parts) > 0 {
+			text += "; " + strings.Join(parts, "; ")
+		}
+		if w.opt.Warn != nil {
+			w.opt.Warn(fmt.Sprintf("the dialog is %d bytes, over its budget of %s", b.written, sizeText(b.max)))
+		}
+	}
+	e := w.begin("message")
+	e = append(e, `,"role":"assistant","content":`...)
+	e = Plain(text).appendTo(e, -1, -1)
+	w.finish(e)
+}
+
+// sizeText is n bytes in MiB when whole, else in bytes.
+func sizeText(n int64) string {
+	if n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // lastCutter starts the cuts of the complete entry, n bytes so far: its
