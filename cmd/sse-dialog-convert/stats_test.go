@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,4 +140,42 @@ func TestStatsBadValue(t *testing.T) {
 	code, _, stderr := runCLI(t, "", "--stats=yaml")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--stats=yaml: want text or json")
+}
+
+// claudeCalls is a Claude stream-json run of n tool calls (Bash, Claude's
+// 30-character ids, a result of about 200 bytes each), as the issue's
+// 80,000-call stream.
+func claudeCalls(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"system","subtype":"init","model":"claude-sonnet-4-5","cwd":"/work","session_id":"s"}` + "\n")
+	out := strings.Repeat("abcdefghijklmnopqrstuvwxyz", 8)
+	for i := range n {
+		id := fmt.Sprintf("toolu_01%022d", i)
+		fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"msg_%d","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"%s","name":"Bash","input":{"command":"grep -rn 'pattern_%d' src/ | head -20","description":"Search for the pattern in the sources"}}]},"session_id":"s"}`+"\n", i, id, i)
+		fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","content":"%s","is_error":false}]},"session_id":"s"}`+"\n", id, out)
+	}
+	b.WriteString(`{"type":"result","subtype":"success","is_error":false,"duration_ms":1000,"result":"done","usage":{"input_tokens":1,"output_tokens":1}}` + "\n")
+	return b.String()
+}
+
+// The issue's stream: 80,000 calls gave 160,002 entries in 34-37 MiB, exit
+// 0, nothing said. Now the dialog is under the 30 MiB budget with every
+// entry (and the note of what the budget cut), and stderr says so.
+func TestBudget80000CallClaudeStream(t *testing.T) {
+	dir := t.TempDir()
+	in := writeInput(t, dir, "calls.jsonl", claudeCalls(80_000))
+	outPath := filepath.Join(dir, "d.jsonl")
+	code, _, stderr := runCLI(t, "", "--stats=json", "-o", outPath, in)
+	require.Equal(t, 0, code, stderr)
+	st, err := os.Stat(outPath)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, st.Size(), int64(30<<20))
+	s := lastJSON(t, stderr)
+	assert.Equal(t, 160_000+3, s.Entries, "init, 160,000 tool entries, the budget's note, complete")
+	assert.Equal(t, 160_002, s.Read)
+	assert.Equal(t, 160_002, s.Converted)
+	assert.Contains(t, stderr, "warning: the dialog is filling its budget")
+	raw, err := os.ReadFile(outPath)
+	require.NoError(t, err)
+	assert.Equal(t, 160_003, strings.Count(string(raw), "\n"))
 }
