@@ -45,6 +45,8 @@ func (a *typedAdapter) Event(ev adapter.Event) error {
 		a.w.Hold()
 	case "broken":
 		return assert.AnError
+	case "panic":
+		panic("a bug")
 	}
 	return nil
 }
@@ -129,4 +131,10 @@ func TestAccountingAdd(t *testing.T) {
 	assert.Equal(t, 2, sum.Skipped)
 	assert.Equal(t, KindCount{Read: 2, Converted: 2, Entries: 4}, sum.Kinds["say"], "init and a message each")
 	assert.Equal(t, 2, sum.Reasons[Skip{Kind: "noise", Reason: "noise"}])
+}
+
+func TestAccountingAdapterPanic(t *testing.T) {
+	a := account(t, `{"type":"say","text":"a"}`+"\n"+`{"type":"panic"}`)
+	assert.Equal(t, 1, a.Reasons[Skip{Kind: "panic", Reason: ReasonPanic}])
+	assert.Equal(t, KindCount{Read: 1, Skipped: 1}, a.Kinds["panic"])
 }

@@ -376,7 +376,11 @@ func (c *Converter) object(v jsonraw.Value) string {
 	err := c.event(ev)
 	if err != nil {
 		c.stats.Bad++
-		c.acct.skip("", ReasonBroken)
+		reason := ReasonBroken
+		if _, ok := err.(panicError); ok {
+			reason = ReasonPanic
+		}
+		c.acct.skip("", reason)
 	}
 	c.acct.end(c.w.Entries() - before)
 	if err != nil {
@@ -424,7 +428,7 @@ func (c *Converter) event(ev adapter.Event) (err error) {
 			return // no panic: recover's own cost, once per event, is spared
 		}
 		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error, please report it: %v", r)
+			err = panicError{fmt.Errorf("internal error, please report it: %v", r)}
 		}
 	}()
 	c.w.BeginLine()
@@ -432,6 +436,9 @@ func (c *Converter) event(ev adapter.Event) (err error) {
 	returned = true
 	return err
 }
+
+// panicError is an adapter's panic on one event, as its error.
+type panicError struct{ error }
 
 // detect looks at an event while the format is unknown. The first event a
 // format claims with Yes decides; events before it are held, to be
