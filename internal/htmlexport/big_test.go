@@ -22,14 +22,15 @@ import (
 )
 
 // bigDialog converts a generated Claude session (built from our fixtures)
-// into a dialog of at least minSize bytes, results uncapped.
+// into a dialog of at least minSize bytes, results uncapped and no file
+// budget (which keeps a dialog under 30 MiB).
 func bigDialog(t *testing.T, minSize int) []byte {
 	t.Helper()
 	for size := minSize * 7 / 4; ; size += minSize / 4 {
 		in, err := sessiongen.Claude(sessiongen.Options{Size: size, Seed: 1, Testdata: "../../testdata"})
 		require.NoError(t, err)
 		var out bytes.Buffer
-		c := dispatch.New(&out, dialog.Options{MaxText: -1, Clock: dialog.FixedClock(time.Unix(1767225600, 0).UTC()), CWD: "/fixture"},
+		c := dispatch.New(&out, dialog.Options{MaxText: -1, MaxBytes: -1, Clock: dialog.FixedClock(time.Unix(1767225600, 0).UTC()), CWD: "/fixture"},
 			dispatch.Options{Formats: []adapter.Format{claude.Format()}, Forced: true})
 		require.NoError(t, c.Feed(bytes.NewReader(in), "generated"))
 		require.NoError(t, c.Close(nil))
