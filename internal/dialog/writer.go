@@ -460,6 +460,10 @@ const (
 	// SkipPromptKnown: the stream's prompt when the prompt is known already
 	// (--prompt, an earlier replay) or the dialog is past it.
 	SkipPromptKnown = "prompt known already"
+	// SkipBudgetFull: an entry not written because the file is full (see
+	// budget.go); SkipBudgetCut: args or a tool's text left out for it.
+	SkipBudgetFull = "file budget full"
+	SkipBudgetCut  = "left out for the file budget"
 )
 
 // OpenTools returns the number of tool calls started and not yet ended.
@@ -876,11 +880,13 @@ func (w *Writer) full(n *int) bool {
 		w.opt.Warn(fmt.Sprintf("the dialog reached its budget (%s, %d entries): no new entry is written; calls already started still end, and one message before complete says how many entries were left out", sizeText(w.budget.max), w.seq))
 	}
 	*n++
+	w.Skip("", SkipBudgetFull)
 	return true
 }
 
 // leaner warns, the first time, that the budget leaves args or tool text out.
 func (w *Writer) leaner() {
+	w.Skip("", SkipBudgetCut)
 	if w.budget.argsCut+w.budget.textCut == 1 && w.opt.Warn != nil {
 		w.opt.Warn(fmt.Sprintf("the dialog is filling its budget (%s) with many entries: from entry %d on, tool args and output that do not fit are left out (args_cut, result_cut, error_cut)", sizeText(w.budget.max), w.seq))
 	}

@@ -138,3 +138,22 @@ func TestAccountingAdapterPanic(t *testing.T) {
 	assert.Equal(t, 1, a.Reasons[Skip{Kind: "panic", Reason: ReasonPanic}])
 	assert.Equal(t, KindCount{Read: 1, Skipped: 1}, a.Kinds["panic"])
 }
+
+// What the file budget leaves out is counted too: entries not written once
+// the file is full are their records' skips.
+func TestAccountingBudgetFull(t *testing.T) {
+	var in strings.Builder
+	for range 3000 {
+		in.WriteString(`{"type":"say","text":"` + strings.Repeat("w", 100) + `"}` + "\n")
+	}
+	var out bytes.Buffer
+	c := New(&out, dialog.Options{Clock: testClock, MaxBytes: 100 << 10}, Options{Formats: []adapter.Format{typedFormat}})
+	require.NoError(t, c.Feed(strings.NewReader(in.String()), "in"))
+	require.NoError(t, c.Close(nil))
+	a := c.Accounting()
+	full := a.Reasons[Skip{Kind: "say", Reason: dialog.SkipBudgetFull}]
+	assert.Greater(t, full, 0)
+	assert.Equal(t, full, a.Kinds["say"].Skipped)
+	assert.Equal(t, 3000, a.Kinds["say"].Read)
+	assert.Equal(t, 3000-full, a.Kinds["say"].Entries-1, "the others wrote their message (the first, init too)")
+}
