@@ -238,3 +238,28 @@ func formatOf(conv *dispatch.Converter) string {
 	}
 	return ""
 }
+
+// nothingConverted says, when an input's records were all skipped and some
+// under a reason an adapter gave (a format it recognised but whose records
+// it does not read, such as a chat document), that nothing was converted
+// and why: without it the dialog would be empty with no word said. Broken
+// and unknown records are told already, line by line.
+func nothingConverted(acc dispatch.Accounting) string {
+	if acc.Converted > 0 || acc.Skipped == 0 {
+		return ""
+	}
+	var why []string
+	for _, s := range mergedSkips(acc) {
+		switch s.Reason {
+		case dispatch.ReasonBroken, dispatch.ReasonUnknown, dispatch.ReasonUnread:
+			continue
+		}
+		if s.Records > 0 {
+			why = append(why, fmt.Sprintf("%s: %s: %d", s.Kind, s.Reason, s.Records))
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("no record converted, %s skipped (%s)", plural(acc.Skipped, "record"), strings.Join(why, "; "))
+}

@@ -179,3 +179,15 @@ func TestBudget80000CallClaudeStream(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 160_003, strings.Count(string(raw), "\n"))
 }
+
+// A Gemini CLI chat document (session-*.json) is a format's record the
+// converter does not read yet: the dialog is empty, and stderr says why,
+// --stats or not.
+func TestNothingConvertedIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	in := writeInput(t, dir, "session.json", `{"sessionId":"s","projectHash":"h","startTime":"2025-10-29T10:37:00.099Z","lastUpdated":"2025-10-29T10:37:13.195Z",
+ "messages":[{"id":"m1","timestamp":"2025-10-29T10:37:00.099Z","type":"user","content":"hi"}]}`)
+	code, _, stderr := runCLI(t, "", "-o", filepath.Join(dir, "d.jsonl"), in)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, name+": "+in+": warning: no record converted, 1 record skipped (-: whole chat document (.json), not read: 1)\n", stderr)
+}
