@@ -182,6 +182,7 @@ func dialogNames(files []string) []string {
 type fileResult struct {
 	entries, skipped int
 	failed           bool
+	stats            *fileStats   // its records' accounting, once read (--stats)
 	diag             bytes.Buffer // the file's diagnostics, printed as one block
 }
 
@@ -247,6 +248,10 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 	ctx, release := catchStops(ctx, nil)
 	defer release()
 	rep := newReporter(stderr, len(srcs))
+	var stats *batchStats
+	if o.stats != "" {
+		stats = &batchStats{files: make([]*fileStats, len(srcs))}
+	}
 	var started, cut atomic.Int64
 	next := make(chan int)
 	go func() {
@@ -277,6 +282,9 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 					cut.Add(1)
 					continue
 				}
+				if stats != nil {
+					stats.add(i, res.stats)
+				}
 				rep.done(i, res)
 			}
 		})
@@ -296,6 +304,9 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 		}
 		return msg
 	})
+	if stats != nil {
+		tellStats(stderr, o.stats, stats.files, true)
+	}
 	switch {
 	case stop:
 		return stopOf(ctx)
@@ -324,6 +335,9 @@ func (o *convertOptions) convertOne(ctx context.Context, src source, out string,
 	if j.written {
 		res.entries = j.conv.Entries()
 		res.skipped = j.conv.Stats().Bad
+	}
+	if o.stats != "" && j.conv != nil {
+		res.stats = &fileStats{input: src.name, dialog: displayPath(out), format: formatOf(j.conv), acc: j.conv.Accounting(), entries: j.conv.Entries()}
 	}
 	res.failed = err != nil
 	tell(&res.diag, err)

@@ -44,6 +44,7 @@ type convertOptions struct {
 	idleTimeoutSet bool
 	jobsSet        bool
 	base           string // --base: dialogs named from the path below it
+	stats          string // --stats (stats.go): "", text or json
 }
 
 func (o *convertOptions) register(cmd *cobra.Command) {
@@ -196,6 +197,9 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 	if err := o.checkOffline(files); err != nil {
 		return err
 	}
+	if err := o.checkStats(); err != nil {
+		return err
+	}
 	wopt, err := o.writerOptions()
 	if err != nil {
 		return err
@@ -239,7 +243,14 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 	if readsStdin(src) && isTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading agent events from standard input (a terminal); Ctrl-D ends them\n", name)
 	}
-	return j.run(ctx)
+	err = j.run(ctx)
+	if o.stats == "" || j.conv == nil {
+		return err
+	}
+	// The stats come last on stderr: what went wrong is told before them.
+	tell(stderr, err)
+	tellStats(stderr, o.stats, []*fileStats{{input: src.name, format: formatOf(j.conv), acc: j.conv.Accounting(), entries: j.conv.Entries()}}, false)
+	return failed(exitCode(err))
 }
 
 // job is the conversion of src with the options: in the format that

@@ -152,6 +152,9 @@ func (j *job) run(ctx context.Context) error {
 	if !j.each {
 		reportDone(j.stderr, j.out.path, conv)
 	}
+	if msg := nothingConverted(conv.Accounting()); msg != "" && !j.stopped {
+		fmt.Fprintf(j.stderr, "%s: %s: warning: %s\n", name, j.name, msg)
+	}
 	if j.stopped {
 		return stopOf(ctx)
 	}

@@ -239,6 +239,7 @@ func newConvertCmd(use, short string) *cobra.Command {
 	}
 	o.register(cmd)
 	o.registerOffline(cmd)
+	o.registerStats(cmd)
 	return cmd
 }
 

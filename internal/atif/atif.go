@@ -168,6 +168,9 @@ func (a *Adapter) document(doc jsonraw.Value) {
 // attachment keeps what Inputs read beside the trajectory.
 func (a *Adapter) attachment(kind string, v jsonraw.Value) {
 	path := v.Get("path").Str()
+	if kind != "unreadable" {
+		a.w.Hold() // shown where a step refers to it, or in complete
+	}
 	switch kind {
 	case "subagent":
 		if a.files == nil {

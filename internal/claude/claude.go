@@ -203,6 +203,14 @@ type event struct {
 	res                                                 resultTotals
 }
 
+// The reasons the adapter gives dialog.Writer.Skip, beside the common ones.
+const (
+	SkipEncrypted = dialog.SkipEncrypted                      // redacted_thinking: nothing readable
+	SkipBlock     = "content block not read"                  // a block type the adapter does not read
+	SkipUserText  = "user content (not the prompt)"           // a subagent's prompt echo, a skill's body, a slash command's output, an image
+	SkipPartial   = "partial message (the whole one follows)" // --include-partial-messages deltas
+)
+
 var (
 	errNoMessage = errors.New("no message object")
 	errNoContent = errors.New("message.content is neither an array nor a string")
@@ -281,6 +289,8 @@ func (a *Adapter) Event(e adapter.Event) error {
 		a.result(&ev)
 	case "stream_event":
 		a.partial(&ev)
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 	return nil
 }
@@ -303,6 +313,8 @@ func (a *Adapter) system(ev *event) {
 		a.w.Meta(dialog.Meta{Model: model, CWD: cwd, Agent: a.agent})
 	case "api_retry":
 		a.warnings++
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }
 
@@ -385,11 +397,14 @@ func (a *Adapter) assistant(ev *event) error {
 	if content.IsString() {
 		if ms.blocks.Fresh(a.seed, content) {
 			a.text(dialog.Lit(content.Lit()), parent, ms, final)
+		} else {
+			a.w.Skip("", dialog.SkipDuplicate)
 		}
 		return nil
 	}
 	for e := content.Elements(); e.Next(); {
 		if !ms.blocks.Fresh(a.seed, e.Value) {
+			a.w.Skip("", dialog.SkipDuplicate)
 			continue
 		}
 		a.block(e.Value, parent, ms, final)
@@ -423,12 +438,15 @@ func (a *Adapter) block(b jsonraw.Value, parent string, ms *message, final bool)
 		a.startTool(blk.ID.Str(), blk.Name.Str(), blk.Input, parent)
 	case "redacted_thinking":
 		// Encrypted reasoning: nothing to show.
+		a.w.Skip("", SkipEncrypted)
 	default:
 		// Results of server tools (web_search_tool_result, …) arrive in the
 		// assistant's own content and close their server_tool_use.
 		if blk.IsToolResult() {
 			out, failed := a.lit.Result(blk.Content)
 			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
+		} else {
+			a.w.Skip("", SkipBlock)
 		}
 	}
 }
@@ -451,6 +469,7 @@ func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent strin
 	case ok && t.open > 0:
 		t.open--
 	case ok && t.closed:
+		a.w.Skip("", dialog.SkipDuplicate)
 		return
 	default:
 		t.id = id
@@ -479,6 +498,8 @@ func (a *Adapter) user(ev *event) error {
 	if content.IsString() {
 		if replay {
 			a.w.StreamPrompt(dialog.Lit(content.Lit()))
+		} else {
+			a.w.Skip("", SkipUserText)
 		}
 		return nil
 	}
@@ -503,6 +524,8 @@ func (a *Adapter) user(ev *event) error {
 			if parent == "" {
 				a.boundary = true
 			}
+		} else if !replay {
+			a.w.Skip("", SkipUserText)
 		}
 	}
 	return nil
@@ -541,6 +564,8 @@ func (a *Adapter) partial(ev *event) {
 		if u, ok := a.parseUsage(e.Get("usage")); ok {
 			a.lookup([]byte(key)).usage.MaxOf(u)
 		}
+	default:
+		a.w.Skip("", SkipPartial)
 	}
 }
 

@@ -67,6 +67,10 @@ func tagged(text, tag string) (string, bool) {
 	return rest[:j], true
 }
 
+// SkipLocalCommand is the reason given for a local command's output (/clear,
+// /model, /cost): it never reached the model, and neither did its command.
+const SkipLocalCommand = "local command output (never reached the model)"
+
 // replayedCommand handles a replayed user message of the main thread
 // that is a slash command's tags or a local command's output, and
 // reports whether it was one. The command is kept until the next event
@@ -87,6 +91,7 @@ func (a *Adapter) replayedCommand(content jsonraw.Value) bool {
 	s := text.Str()
 	if IsLocalCommandOutput(s) {
 		a.settleCommand(false)
+		a.w.Skip("", SkipLocalCommand)
 		return true
 	}
 	typed, ok := SlashCommand(s)
@@ -95,6 +100,7 @@ func (a *Adapter) replayedCommand(content jsonraw.Value) bool {
 	}
 	a.settleCommand(true)
 	a.command = &command{typed: typed, ts: a.lineTS}
+	a.w.Hold() // the prompt as typed, once the next event tells whether it reached the model
 	return true
 }
 

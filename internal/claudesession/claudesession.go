@@ -302,7 +302,8 @@ func (a *Adapter) otherLine(l line, typ string, wrapped bool) error {
 	switch typ {
 	case "progress":
 		if wrapped {
-			return nil // OpenSession passes a subagent file's own lines only
+			a.w.Skip("", SkipProgress) // OpenSession passes a subagent file's own lines only
+			return nil
 		}
 		return a.progress(l)
 	case "attachment":
@@ -321,6 +322,7 @@ func (a *Adapter) otherLine(l line, typ string, wrapped bool) error {
 	// Summaries, snapshots, queue operations, other progress and request
 	// logs: nothing of the conversation, and their times are not its
 	// times.
+	a.w.Skip("", dialog.SkipNoContent)
 	return nil
 }
 
@@ -333,15 +335,18 @@ func (a *Adapter) otherLine(l line, typ string, wrapped bool) error {
 // leaves them out), so each message comes once.
 func (a *Adapter) progress(l line) error {
 	if !l.data.Get("type").Is("agent_progress") {
-		return nil // hook and bash progress: nothing of the conversation
+		a.w.Skip("", SkipProgress) // hook and bash progress: nothing of the conversation
+		return nil
 	}
 	call := l.parentToolUseID.Str()
 	msg := l.data.Get("message")
 	if call == "" || !msg.IsObject() {
+		a.w.Skip("", dialog.SkipEmpty)
 		return nil
 	}
 	if a.tools[call] == nil {
-		return nil // a call not in this conversation (a rewound branch)
+		a.w.Skip("", SkipNoCall) // a call not in this conversation (a rewound branch)
+		return nil
 	}
 	return a.line(readLine(msg), call, true)
 }
@@ -361,6 +366,7 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 	}
 	if k, ok := keyOf(l.uuid); ok {
 		if _, dup := a.seen[k]; dup {
+			a.w.Skip("", dialog.SkipDuplicate)
 			return nil
 		}
 		a.seen[k] = struct{}{}
@@ -376,7 +382,8 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 		if !a.lone {
 			p, ok := a.sidechainParent(l)
 			if !ok {
-				return nil // a sidechain tied to no call in this conversation
+				a.w.Skip("", SkipNoCall) // a sidechain tied to no call in this conversation
+				return nil
 			}
 			parent = p
 		}
@@ -384,6 +391,7 @@ func (a *Adapter) line(l line, parent string, wrapped bool) error {
 		a.mainSeen = true
 	}
 	if wrapped && parent == "" {
+		a.w.Skip("", SkipNoCall)
 		return nil
 	}
 	if parent == "" {
@@ -546,6 +554,18 @@ func (a *Adapter) Summary() dialog.Summary {
 	}
 	return s
 }
+
+// The reasons the adapter gives dialog.Writer.Skip, beside the common
+// ones and claude's.
+const (
+	SkipNoCall  = "subagent line tied to no call"                     // a sidechain whose Task call is not in the file
+	SkipCLIText = "Claude Code's own text (command, hook, reminder)"  // user text Claude Code wrote in the user's place
+	SkipMeta    = "meta user line (compact summary, transcript only)" // isMeta, isCompactSummary, transcript-only lines
+	// SkipProgress: progress lines that are no copy of a subagent's
+	// message (hook and bash progress), and the copies in a subagent's own
+	// file: its messages are read from the file itself.
+	SkipProgress = "progress line, not read"
+)
 
 // Reasons written as complete.reason.
 const (

@@ -86,11 +86,14 @@ func (a *Adapter) assistant(l line, parent string) error {
 			if main && apiErr {
 				a.last.apiErr = content.Str()
 			}
+		} else {
+			a.w.Skip("", dialog.SkipDuplicate)
 		}
 		return nil
 	}
 	for e := content.Elements(); e.Next(); {
 		if !ms.blocks.Fresh(a.seed, e.Value) {
+			a.w.Skip("", dialog.SkipDuplicate)
 			continue
 		}
 		if main && e.Value.Get("type").Is("tool_use") {
@@ -129,20 +132,27 @@ func (a *Adapter) block(b jsonraw.Value, parent string, ms *message, final bool)
 		if l := blk.Text.Lit(); !l.IsEmpty() {
 			a.entry()
 			a.text(dialog.Lit(l), parent, ms, final)
+		} else {
+			a.w.Skip("", dialog.SkipEmpty)
 		}
 	case "thinking":
 		if l := blk.Thinking.Lit(); !l.IsEmpty() {
 			a.entry()
 			a.w.Thinking(dialog.Lit(l), parent)
+		} else {
+			a.w.Skip("", dialog.SkipEmpty)
 		}
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		a.startTool(blk.ID.Str(), blk.Name.Str(), blk.Input, parent)
 	case "redacted_thinking":
 		// encrypted reasoning: nothing to show
+		a.w.Skip("", claude.SkipEncrypted)
 	default:
 		if blk.IsToolResult() {
 			out, failed := a.lit.Result(blk.Content)
 			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
+		} else {
+			a.w.Skip("", claude.SkipBlock)
 		}
 	}
 }
@@ -177,6 +187,7 @@ func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent strin
 			a.dropTask(id)
 		}
 	case t != nil && t.closed:
+		a.w.Skip("", dialog.SkipDuplicate)
 		return
 	case t == nil:
 		t = &tool{id: id}
@@ -241,19 +252,26 @@ func (a *Adapter) user(l line, parent string) error {
 	if content.IsString() {
 		if main {
 			a.userText(l, content.Lit(), nil)
+		} else {
+			a.w.Skip("", claude.SkipUserText)
 		}
 		return nil
 	}
 	if !content.IsArray() {
 		return errNoContent
 	}
+	results := 0
 	for e := content.Elements(); e.Next(); {
 		if e.Value.Get("type").Is("tool_result") {
 			a.toolResult(e.Value, l.toolUseResult, parent)
+			results++
 		}
 	}
-	if main {
+	switch {
+	case main:
 		a.userText(l, jsonraw.Literal{}, &content)
+	case results == 0:
+		a.w.Skip("", claude.SkipUserText) // a subagent's task text: its call's args show it
 	}
 	return nil
 }
@@ -264,6 +282,7 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 	// Flags read by the rule of error flags: set by anything but false,
 	// null or absence.
 	if adapter.FailureFlag(l.isMeta) || adapter.FailureFlag(l.compactSummary) || adapter.FailureFlag(l.transcriptOnly) {
+		a.w.Skip("", SkipMeta)
 		return
 	}
 	b := &a.lit
@@ -273,7 +292,12 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 			a.interrupt()
 			return
 		}
-		if a.slashCommand(text) || notPrompt(text.Body()) {
+		if a.slashCommand(text) {
+			a.w.Hold() // the prompt as typed, once the next line tells whether it reached the model (commandFate)
+			return
+		}
+		if notPrompt(text.Body()) {
+			a.w.Skip("", SkipCLIText)
 			return
 		}
 		b.Add(text)
@@ -288,6 +312,8 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 				}
 				if !a.slashCommand(t) && !notPrompt(t.Body()) {
 					b.Add(t)
+				} else {
+					a.w.Skip("", SkipCLIText)
 				}
 			case "image", "document":
 				b.AddMedia(e.Value.Get("type").Lit(), e.Value.Get("source"))
@@ -409,6 +435,7 @@ func (a *Adapter) promptAt(l jsonraw.Literal, ts time.Time) {
 	a.last = lastMessage{}
 	if !a.metaDone && a.model == "" && !a.started {
 		a.waiting = append(a.waiting, held{lit: append([]byte(nil), l.Bytes()...), ts: ts})
+		a.w.Hold()
 		return
 	}
 	a.ensureMeta()
@@ -451,5 +478,7 @@ func (a *Adapter) system(l line, parent string) {
 			text += ": " + s
 		}
 		a.notice(text, parent)
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }

@@ -328,6 +328,8 @@ func (a *Adapter) event(ev adapter.Event) error {
 			return a.item(&a.it, ph)
 		case "error":
 			a.warning(message)
+		default:
+			a.w.Skip("", dialog.SkipUnknown)
 		}
 		return nil
 	}
@@ -338,6 +340,8 @@ func (a *Adapter) event(ev adapter.Event) error {
 		a.w.StreamPrompt(dialog.Lit(prompt.Lit()))
 	case cfg >= configKeysNeeded:
 		a.config(ev.Value)
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 	return nil
 }
@@ -434,6 +438,7 @@ func (a *Adapter) result() { a.boundary = true }
 func (a *Adapter) message(raw jsonraw.Value) {
 	l := raw.Lit()
 	if l.IsEmpty() {
+		a.w.Skip("", dialog.SkipEmpty)
 		return
 	}
 	a.output()
@@ -444,6 +449,7 @@ func (a *Adapter) message(raw jsonraw.Value) {
 func (a *Adapter) thinking(raw jsonraw.Value) {
 	l := raw.Lit()
 	if l.IsEmpty() {
+		a.w.Skip("", dialog.SkipEmpty)
 		return
 	}
 	a.output()

@@ -91,22 +91,29 @@ func (a *Adapter) item(it *item, ph phase) error {
 	k := itemKind(it.typ.Body())
 	switch k {
 	case kindNone:
-		return nil // an item type this converter does not know
+		a.w.Skip("", dialog.SkipUnknown) // an item type this converter does not know
+		return nil
 	case kindMessage:
 		a.active = true
 		if ph == phaseCompleted {
 			a.message(it.text)
+		} else {
+			a.w.Hold() // its item.completed says it whole
 		}
 		return nil
 	case kindReasoning:
 		a.active = true
 		if ph == phaseCompleted {
 			a.thinking(it.text)
+		} else {
+			a.w.Hold()
 		}
 		return nil
 	case kindWarning:
 		if ph == phaseCompleted {
 			a.warning(it.message)
+		} else {
+			a.w.Hold()
 		}
 		return nil
 	}
@@ -133,8 +140,10 @@ func (a *Adapter) item(it *item, ph phase) error {
 			c = a.start(id(), a.itemName(it, k), k, key, args)
 		case k == kindTodo:
 			a.output()
+			a.w.Hold() // the list as it stands is the result of its item.completed
 		default:
-			return nil // an update of an item whose result is all that counts
+			a.w.Hold() // an update of an item whose result is all that counts
+			return nil
 		}
 		if k == kindTodo {
 			// Each plan update is the model's call; its result goes back at once.

@@ -195,6 +195,8 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 			a.end(dialog.StatusSuccess, "", "")
 		}
 		a.active = false
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 	return nil
 }

@@ -185,6 +185,14 @@ func New(w *dialog.Writer) *Adapter {
 	return &Adapter{w: w, open: make(map[string]*call), boundary: true, seed: maphash.MakeSeed(), stepItems: true}
 }
 
+// The reasons the adapter gives dialog.Writer.Skip, beside the common ones.
+const (
+	SkipReplayed  = "replayed parent history (fork)"               // a fork's copy of its parent's turns
+	SkipEventCopy = "event copy of a response item"                // event_msg agent_message and the like: the response_item says it
+	SkipRole      = "developer or system message"                  // instructions, not the conversation
+	SkipNoUser    = "no user text (injected context, images only)" // a user item with nothing the user wrote
+)
+
 var errNoPayload = errors.New("record without a payload object")
 
 // Event handles one record.
@@ -223,6 +231,7 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		return nil
 	}
 	if a.skipReplayed(payload) {
+		a.w.Skip("", SkipReplayed)
 		return nil
 	}
 	switch string(kind) {
@@ -236,6 +245,8 @@ func (a *Adapter) Event(ev adapter.Event) error {
 	case "compacted":
 		a.settleUser()
 		a.compaction()
+	default:
+		a.w.Skip("", dialog.SkipNoContent)
 	}
 	return nil
 }
@@ -254,6 +265,7 @@ func isItemType(typ []byte) bool {
 const maxUnknownNames = 5
 
 func (a *Adapter) unknownRecord(name string) {
+	a.w.Skip("", dialog.SkipUnknown)
 	a.unknown++
 	if name == "" {
 		name = "(no type)"
@@ -493,6 +505,10 @@ func (a *Adapter) eventMsg(p jsonraw.Value) {
 	case "thread_rolled_back":
 		n, _ := p.Get("num_turns").Int()
 		a.notice("the last " + strconv.FormatInt(n, 10) + " turns were rolled back")
+	case "agent_message", "agent_reasoning":
+		a.w.Skip("", SkipEventCopy)
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }
 
@@ -522,6 +538,8 @@ func (a *Adapter) itemCompleted(it jsonraw.Value) {
 		} else if st := it.Get("status"); st.Is("failed") || st.Is("declined") {
 			a.callFailed(id)
 		}
+	default:
+		a.w.Skip("", SkipEventCopy)
 	}
 }
 

@@ -40,6 +40,8 @@ func (a *Adapter) responseItem(p jsonraw.Value) {
 			a.assistant(p.Get("content"))
 		case "user":
 			a.userItem(p)
+		default:
+			a.w.Skip("", SkipRole)
 		}
 	case "reasoning":
 		a.reasoning(p)
@@ -55,6 +57,7 @@ func (a *Adapter) responseItem(p jsonraw.Value) {
 		a.callOutput(p)
 	case "ghost_snapshot", "compaction", "compaction_summary", "other":
 		// undo points and the like: nothing to show
+		a.w.Skip("", dialog.SkipNoContent)
 	default:
 		switch {
 		case bytes.HasSuffix(typ, []byte("_call_output")):
@@ -110,6 +113,7 @@ func (a *Adapter) assistant(content jsonraw.Value) {
 	}
 	switch n {
 	case 0:
+		a.w.Skip("", dialog.SkipEmpty)
 	case 1:
 		a.message(first)
 	default:
@@ -119,6 +123,7 @@ func (a *Adapter) assistant(content jsonraw.Value) {
 
 func (a *Adapter) message(l jsonraw.Literal) {
 	if l.IsEmpty() {
+		a.w.Skip("", dialog.SkipEmpty)
 		return
 	}
 	a.output(true)
@@ -151,6 +156,7 @@ func (a *Adapter) reasoning(p jsonraw.Value) {
 		}
 	}
 	if n == 0 {
+		a.w.Skip("", dialog.SkipEncrypted)
 		return
 	}
 	a.output(false)

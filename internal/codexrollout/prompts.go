@@ -62,6 +62,7 @@ func (a *Adapter) userEvent(message, content jsonraw.Value) {
 		}
 	}
 	if a.text.Empty() {
+		a.w.Skip("", dialog.SkipEmpty)
 		return
 	}
 	a.prompt(a.text.Literal())
@@ -71,6 +72,7 @@ func (a *Adapter) userEvent(message, content jsonraw.Value) {
 // a candidate, written only if no event carries the turn (see above).
 func (a *Adapter) userItem(p jsonraw.Value) {
 	if a.userEvents {
+		a.w.Skip("", dialog.SkipDuplicate) // the user_message event says it
 		return
 	}
 	// Newer rollouts say who wrote each part.
@@ -100,9 +102,11 @@ func (a *Adapter) userItem(p jsonraw.Value) {
 		a.text.Lit(l)
 	}
 	if a.text.Empty() {
+		a.w.Skip("", SkipNoUser)
 		return
 	}
 	a.candidates = append(a.candidates, a.hold(a.text.Literal()))
+	a.w.Hold()
 }
 
 // settleUser writes the candidate turns once model output (or a turn's
@@ -138,12 +142,14 @@ func (a *Adapter) hold(l jsonraw.Literal) held {
 func (a *Adapter) prompt(l jsonraw.Literal) {
 	h := maphash.Bytes(a.seed, l.Body())
 	if a.promptOpen && h == a.lastPrompt {
+		a.w.Skip("", dialog.SkipDuplicate)
 		return
 	}
 	a.promptOpen, a.lastPrompt = true, h
 	a.compacted = false
 	if !a.metaDone {
 		a.waiting = append(a.waiting, a.hold(l))
+		a.w.Hold()
 		return
 	}
 	a.write(dialog.Lit(l))

@@ -132,6 +132,8 @@ func (a *Adapter) Event(e adapter.Event) error {
 		if ev.subtype.Is("init") {
 			a.newProcess()
 			a.w.Meta(dialog.Meta{Model: ev.model.Str(), CWD: ev.cwd.Str(), Agent: Agent})
+		} else {
+			a.w.Skip("", dialog.SkipUnknown)
 		}
 	case "user":
 		a.user(ev.message, stamped)
@@ -139,16 +141,24 @@ func (a *Adapter) Event(e adapter.Event) error {
 		if thinkingDelta && !ev.text.Lit().IsEmpty() {
 			a.output(ev.modelCallID)
 			a.thinking.add(ev.text.Lit())
+			a.w.Hold() // written as one thinking entry when the run of deltas ends
+		} else if thinkingDelta {
+			a.w.Skip("", dialog.SkipEmpty)
+		} else {
+			a.w.Skip("", dialog.SkipNoContent) // thinking/completed: the run it ends is written
 		}
 	case "assistant":
 		if recap {
-			return nil // the text of the deltas just written, again
+			a.w.Skip("", dialog.SkipDuplicate) // the text of the deltas just written, again
+			return nil
 		}
 		a.assistant(ev.message, ev.modelCallID, textDelta)
 	case "tool_call":
 		return a.toolCall(&ev)
 	case "result":
 		a.result(&ev)
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 	return nil
 }
@@ -176,6 +186,7 @@ func (a *Adapter) user(msg jsonraw.Value, stamped bool) {
 	a.boundary = true
 	l := a.joinText(msg.Get("content"), &a.lit)
 	if l.IsEmpty() {
+		a.w.Skip("", dialog.SkipEmpty)
 		return
 	}
 	if stamped {
@@ -185,6 +196,7 @@ func (a *Adapter) user(msg jsonraw.Value, stamped bool) {
 	a.prompt.Reset()
 	a.prompt.Lit(l)
 	a.held = true
+	a.w.Hold() // written with the next line's time (writePrompt)
 }
 
 // writePrompt writes the prompt held back by user, if any, at the time of
@@ -223,12 +235,14 @@ func (a *Adapter) joinText(content jsonraw.Value, b *jsonraw.Builder) jsonraw.Li
 func (a *Adapter) assistant(msg, modelCallID jsonraw.Value, delta bool) {
 	l := a.joinText(msg.Get("content"), &a.lit)
 	if l.IsEmpty() {
+		a.w.Skip("", dialog.SkipEmpty)
 		return
 	}
 	a.output(modelCallID)
 	a.said = true
 	if delta {
 		a.text.add(l)
+		a.w.Hold() // written as one message when the run of deltas ends
 		return
 	}
 	a.w.Message(dialog.Message{Content: dialog.Lit(l)})

@@ -47,6 +47,8 @@ func (a *Adapter) toolCall(ev *event) error {
 		}
 		a.w.ToolEnd(dialog.ToolResult{ID: id, Output: out, IsError: failed, Name: name})
 		a.boundary = true
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 	return nil
 }

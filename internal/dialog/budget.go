@@ -23,17 +23,35 @@ import "math"
 //     less and less after, so text never runs out for later entries.
 //     Messages, thinking and the prompt may use messageShare times that.
 //   - Nothing may take the file past the budget less the reserves.
+//   - The pace: an entry may take at most 1/(2n) of what is left, n the
+//     entries written so far, as if twice as many entries were still to
+//     come. Its text is cut to fit (the strings of args, results,
+//     messages); when even a cut marker does not fit, a tool's args are
+//     left out ("args_cut": true) and its result or error text too
+//     ("result_cut" / "error_cut": the bytes left out). So many small
+//     entries shrink to their fixed heads as the file fills, and the heads
+//     of 160,000 tool entries (an 80,000-call stream) fit in 30 MiB.
+//   - Past that, the file is full: when less than fullFloor is left, or
+//     the entries (with the closes of the open calls) would pass
+//     MaxEntries, no new entry is written. Calls already started still end,
+//     and before complete one message says what was cut and left out.
 //
-// So the file stays under the budget as long as the fixed parts of all
-// its entries take less than half of it.
+// The file can still pass the budget only when entries' fixed parts alone
+// (ids, names, keys) outgrow it; the writer then says so (Options.Warn,
+// and the closing message).
 
 const (
 	// DefaultMaxBytes is the default budget of the whole dialog file.
 	DefaultMaxBytes = 30 << 20
 
-	// completeReserve is kept for the complete entry: its fixed part is at
-	// most about 1.5 KiB (int64 counters, a 100-byte reason, a cost).
-	completeReserve = 2 << 10
+	// completeReserve is kept for the complete entry, whose fixed part is
+	// at most about 1.5 KiB (int64 counters, a 100-byte reason, a cost),
+	// and for the message before it that says what the budget cut (under
+	// 1 KiB).
+	completeReserve = 3 << 10
+	// fullFloor is what is left when the file is full: no new entry (a
+	// 32nd of a small budget).
+	fullFloor = 64 << 10
 	// closeReserve is the fixed part of the entry that closes an open call
 	// as an error, beyond the call's id, name and parent.
 	closeReserve = 400
@@ -51,6 +69,35 @@ type budget struct {
 	written int64 // bytes written
 	text    int64 // bytes of cuttable text written, within its allowances
 	reserve int64 // bytes kept to close the open tool calls
+	entries int   // entries written
+
+	// What the budget cut and left out, for the closing message.
+	argsCut, textCut int
+	dropped          dropped
+}
+
+// dropped counts the entries not written because the file was full.
+type dropped struct{ calls, results, messages, thinking, prompts int }
+
+func (d dropped) total() int { return d.calls + d.results + d.messages + d.thinking + d.prompts }
+
+// pace is how many bytes the entry being built, n bytes long so far, may
+// still take: 1/(2·entries) of what is left (< 0: no budget).
+func (b *budget) pace(n int) int64 {
+	if b.max <= 0 {
+		return -1
+	}
+	left := b.max - completeReserve - b.reserve - b.written
+	return left/int64(2*max(b.entries, 1)) - int64(n)
+}
+
+// full reports whether the file has no room for a new entry, open the
+// given calls still to be closed.
+func (b *budget) full(open int) bool {
+	if b.max <= 0 {
+		return false
+	}
+	return b.max-completeReserve-b.reserve-b.written < min(fullFloor, b.max/32) || b.entries+open+2 >= MaxEntries
 }
 
 // share is how many bytes of cuttable text the next entry may hold (< 0:
@@ -110,7 +157,7 @@ func (c *cutter) allowance(n int) int64 {
 	case c.final:
 		return max(0, c.share-c.used)
 	}
-	return max(0, min(c.share-c.used, c.b.room(n)))
+	return max(0, min(c.share-c.used, c.b.room(n), c.b.pace(n)))
 }
 
 // appendText appends t as a string literal, cut to fit the entry's caps:

@@ -51,7 +51,12 @@ func budgetRun(t *testing.T, maxBytes int64, calls, resultSize int, open int) ([
 	require.Equal(t, calls+open, starts)
 	require.Equal(t, calls+open, ends)
 	require.Equal(t, "complete", es[len(es)-1]["type"])
-	require.Len(t, es, 2+3*calls+2*open+1, "no entry dropped")
+	want := 2 + 3*calls + 2*open + 1
+	if note, _ := es[len(es)-2]["content"].(string); strings.HasPrefix(note, WarningPrefix+"the dialog was kept under its budget") {
+		require.NotContains(t, note, "left out at the end")
+		want++ // what the budget cut, said before complete
+	}
+	require.Len(t, es, want, "no entry dropped")
 	return out.Bytes(), es
 }
 
@@ -116,11 +121,40 @@ func TestBudgetHoldsForAnyBudgetWithCallsLeftOpen(t *testing.T) {
 	}
 }
 
-// The agent's words are cut too, with a larger share than a tool's text.
+// One message, thinking or prompt is cut at MinMaxMessage (64 KiB), or
+// --max-text when larger: the panel renders a message as Markdown, and
+// one of 770 KB took it 48 s.
+func TestMessageIsCutAt64KiB(t *testing.T) {
+	huge := strings.Repeat("word ", 1<<20) // 5 MiB
+	for _, tt := range []struct {
+		maxText, want int
+	}{
+		{0, MinMaxMessage}, // the default --max-text, 16 KiB, is less
+		{100 << 10, 100 << 10},
+	} {
+		var out bytes.Buffer
+		w := NewWriter(&out, Options{Clock: pinned, MaxText: tt.maxText})
+		w.UserPrompt(Plain(huge))
+		w.Message(Message{Content: Plain(huge)})
+		w.Thinking(rawText(`"`+huge+`"`), "")
+		require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+		es := entries(t, out.Bytes())
+		for _, e := range es[1:4] {
+			s := e["content"].(string)
+			kept, marker, ok := strings.Cut(s, " … [")
+			require.True(t, ok, "%s entry not cut", e["type"])
+			assert.Len(t, kept, tt.want, "%s entry", e["type"])
+			assert.Equal(t, fmt.Sprintf("%d more bytes cut]", len(huge)-tt.want), marker)
+		}
+	}
+}
+
+// The agent's words are cut too, with a larger share than a tool's text
+// (no --max-text, so no 64 KiB bound either).
 func TestBudgetCutsAHugeMessage(t *testing.T) {
 	huge := strings.Repeat("word ", 10<<20) // 50 MiB
 	var out bytes.Buffer
-	w := NewWriter(&out, Options{Clock: pinned})
+	w := NewWriter(&out, Options{Clock: pinned, MaxText: -1})
 	w.Message(Message{Content: Plain(huge)})
 	w.Thinking(rawText(`"`+huge+`"`), "")
 	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))

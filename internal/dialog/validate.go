@@ -114,7 +114,7 @@ func validate(r io.Reader, report func(Finding), lineCap int) (int, error) {
 				// Counted as an entry, so that the lines after it are
 				// checked against the seq it most likely held.
 				v.n++
-				v.find(line, "line of %d bytes: longer than %s, the most the SSEBench web UI reads of a whole file; not checked", long, sizeText(lineCap))
+				v.find(line, "line of %d bytes: longer than %s, the most the SSEBench web UI reads of a whole file; not checked", long, sizeText(int64(lineCap)))
 			} else {
 				v.line(line, b)
 			}
@@ -543,7 +543,7 @@ func (s *shapeScan) repeated(key string) bool {
 }
 
 // sizeText says a byte count the way the limits are documented.
-func sizeText(n int) string {
+func sizeText(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}

@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -16,6 +17,11 @@ import (
 // strings inside tool args. The web UI shows 1,000 characters of a result and
 // re-reads the whole file every few seconds, so megabytes of output only slow it.
 const DefaultMaxText = 16 << 10
+
+// MinMaxMessage is the least cap, in bytes, on the text of one message,
+// thinking or prompt entry: MaxText, when larger, caps them too. The panel
+// renders a message as Markdown: one of 770 KB took it 48 s.
+const MinMaxMessage = 64 << 10
 
 // Options are what the caller knows before the stream starts.
 type Options struct {
@@ -52,11 +58,19 @@ type Options struct {
 	// Warn, when set, is told of a dialog that grows past what the web UI
 	// reads (ManyEntries), once.
 	Warn func(msg string)
+	// Skipped, when set, is told of every Skip, and Held of every Hold:
+	// the pipeline that reads the records counts them (dispatch.Accounting).
+	Skipped func(kind, reason string)
+	Held    func()
 }
 
 // ManyEntries is the number of entries past which the writer warns: the
-// SSEBench web UI reads at most 200,000 entries of a finished run.
+// SSEBench web UI reads at most MaxEntries entries of a finished run.
 const ManyEntries = 190_000
+
+// MaxEntries is the most entries a dialog has under a file budget: the
+// SSEBench web UI's view of a finished run shows none past the 200,000th.
+const MaxEntries = 200_000
 
 // Message is an assistant text.
 type Message struct {
@@ -276,6 +290,10 @@ func (w *Writer) SetAgent(agent string) {
 // known already or the dialog has moved past the point where it belongs.
 func (w *Writer) StreamPrompt(t Text) {
 	if w.promptDone || w.bodyStarted || w.closed || w.opt.HasPrompt || t.IsEmpty() {
+		w.Skip("", SkipPromptKnown)
+		return
+	}
+	if w.full(&w.budget.dropped.prompts) {
 		return
 	}
 	w.ensureInit()
@@ -291,6 +309,10 @@ func (w *Writer) StreamPrompt(t Text) {
 // Empty text is no entry.
 func (w *Writer) UserPrompt(t Text) {
 	if w.closed || t.IsEmpty() {
+		w.Skip("", SkipEmpty)
+		return
+	}
+	if w.full(&w.budget.dropped.prompts) {
 		return
 	}
 	w.ensureInit()
@@ -298,9 +320,14 @@ func (w *Writer) UserPrompt(t Text) {
 	w.writePrompt(t)
 }
 
-// Message writes an assistant message. Empty text is no entry.
+// Message writes an assistant message. Empty text is no entry (a Skip,
+// as is every call the writer refuses in this way).
 func (w *Writer) Message(m Message) {
 	if m.Content.IsEmpty() || w.closed {
+		w.Skip("", SkipEmpty)
+		return
+	}
+	if w.full(&w.budget.dropped.messages) {
 		return
 	}
 	w.body()
@@ -318,6 +345,10 @@ func (w *Writer) Message(m Message) {
 // Thinking writes a reasoning block. Empty text is no entry.
 func (w *Writer) Thinking(content Text, parent string) {
 	if content.IsEmpty() || w.closed {
+		w.Skip("", SkipEmpty)
+		return
+	}
+	if w.full(&w.budget.dropped.thinking) {
 		return
 	}
 	w.body()
@@ -330,7 +361,7 @@ func (w *Writer) Thinking(content Text, parent string) {
 
 // ToolStart writes the start of a tool call.
 func (w *Writer) ToolStart(c ToolCall) {
-	if w.closed {
+	if w.closed || w.full(&w.budget.dropped.calls) {
 		return
 	}
 	w.body()
@@ -353,7 +384,12 @@ func (w *Writer) ToolStart(c ToolCall) {
 	}
 	w.budget.reserve += t.closeCost
 	w.open.push(c.ID, t)
-	if c.Args.Exists() {
+	if c.Args.Exists() && w.budget.max > 0 && w.budget.pace(len(b)-w.entry) < int64(min(len(c.Args.Bytes()), maxLeanArgs)) {
+		// Not even the args' fixed part fits the pace: left out, and said.
+		b = append(b, `,"args_cut":true`...)
+		w.budget.argsCut++
+		w.leaner()
+	} else if c.Args.Exists() {
 		cut := w.cutter(true)
 		b = append(b, `,"args":`...)
 		key := c.ArgsKey
@@ -383,11 +419,56 @@ func (w *Writer) ToolEnd(r ToolResult) {
 	w.body()
 	t, ok := w.takeOpen(r.ID)
 	if !ok {
+		if w.full(&w.budget.dropped.results) {
+			return
+		}
 		w.ToolStart(ToolCall{ID: r.ID, Name: r.Name, Parent: r.Parent})
 		t, _ = w.takeOpen(r.ID)
 	}
 	w.writeResult(&t, r.Output, r.IsError, true)
 }
+
+// Skip says that the input record being converted, or a part of it, is
+// shown nowhere in the dialog, and why. kind names what was dropped in
+// its format's own words ("" for the record's own kind, as the pipeline
+// reads it; a part: e.g. "user/text"); reason is a fixed phrase from the
+// adapter's code, never built from the input (SkipUnknown and the like),
+// so that counts by reason add up. Nothing is written: the note goes to
+// Options.Skipped. Skip is the adapters' one way to drop a record: a
+// record that writes no entry and names no reason must have been used
+// otherwise (init's facts, complete's totals, text joined later).
+func (w *Writer) Skip(kind, reason string) {
+	if w.opt.Skipped != nil {
+		w.opt.Skipped(kind, reason)
+	}
+}
+
+// Hold says that what the input record being converted carries is kept
+// for an entry written later (text joined from deltas, a session's
+// messages written once the file is read): it writes nothing now, and is
+// not dropped. Nothing is written: the note goes to Options.Held.
+func (w *Writer) Hold() {
+	if w.opt.Held != nil {
+		w.opt.Held()
+	}
+}
+
+// The reasons most adapters give to Skip, so that a user reads one phrase
+// for one cause whatever the format.
+const (
+	SkipUnknown   = "type not read"       // a type the adapter does not read (new, or of no use to a dialog)
+	SkipEmpty     = "empty"               // nothing to show (no text, no call)
+	SkipDuplicate = "duplicate"           // shown already (a repeated line or block)
+	SkipNoContent = "not shown: metadata" // the format's bookkeeping, nothing of the conversation
+	SkipEncrypted = "encrypted reasoning" // reasoning with nothing readable
+	// SkipPromptKnown: the stream's prompt when the prompt is known already
+	// (--prompt, an earlier replay) or the dialog is past it.
+	SkipPromptKnown = "prompt known already"
+	// SkipBudgetFull: an entry not written because the file is full (see
+	// budget.go); SkipBudgetCut: args or a tool's text left out for it.
+	SkipBudgetFull = "file budget full"
+	SkipBudgetCut  = "left out for the file budget"
+)
 
 // OpenTools returns the number of tool calls started and not yet ended.
 func (w *Writer) OpenTools() int { return w.open.n }
@@ -418,6 +499,7 @@ func (w *Writer) Close(s Summary, ending *Ending) error {
 		}
 	}
 	w.closeOpenTools(s)
+	w.budgetNote()
 
 	dur := s.DurationMS
 	if !s.HasDuration {
@@ -535,18 +617,26 @@ func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
 	if !cut {
 		c.maxText, c.share = -1, -1
 	}
+	key := `,"result":`
 	if isError {
 		b = appendToolHead(b, t, "error")
-		if !out.IsEmpty() {
-			b = append(b, `,"error":`...)
-			b = c.appendText(b, out)
-		}
+		key = `,"error":`
 	} else {
 		b = appendToolHead(b, t, "success")
-		if !out.IsEmpty() {
-			b = append(b, `,"result":`...)
-			b = c.appendText(b, out)
-		}
+	}
+	switch {
+	case out.IsEmpty():
+	case cut && out.len() > maxMarkerLen && w.budget.max > 0 && w.budget.pace(len(b)-w.entry) < int64(len(key)+maxMarkerLen):
+		// Not even a cut marker fits the pace: the text is left out, and
+		// how much of it is said.
+		b = append(b, key[:len(key)-2]...)
+		b = append(b, `_cut":`...)
+		b = strconv.AppendInt(b, int64(out.len()), 10)
+		w.budget.textCut++
+		w.leaner()
+	default:
+		b = append(b, key...)
+		b = c.appendText(b, out)
 	}
 	b = appendParentID(b, t.parent)
 	w.finish(b)
@@ -776,6 +866,7 @@ func (w *Writer) finish(b []byte) {
 	w.seq++
 	w.seqText.inc()
 	w.budget.written += int64(len(b) - w.entry)
+	w.budget.entries = w.seq
 	w.budget.text += w.cut.used
 	w.cut.used = 0
 	switch {
@@ -791,7 +882,11 @@ func (w *Writer) finish(b []byte) {
 	// Once the entry is out: nothing may use out while an entry is built
 	// in it.
 	if w.seq == ManyEntries+1 && w.opt.Warn != nil {
-		w.opt.Warn("the dialog has more than 190,000 entries; the SSEBench web UI reads at most 200,000 of a finished run")
+		if w.budget.max > 0 {
+			w.opt.Warn("the dialog has more than 190,000 entries: SSEBench's view of a finished run shows none past the 200,000th, so no new entry is written once that many would be reached (one message before complete counts those left out; --max-bytes 0 writes them all)")
+		} else {
+			w.opt.Warn("the dialog has more than 190,000 entries: SSEBench's view of a finished run shows none past the 200,000th (complete included)")
+		}
 	}
 }
 
@@ -815,13 +910,79 @@ const (
 )
 
 // cutter starts the cuts of the entry being built: a tool's text (capped
-// by MaxText) or the agent's words (capped only by the file budget).
+// by MaxText) or the agent's words (capped by MaxText or MinMaxMessage,
+// the larger), and both by the file budget.
 func (w *Writer) cutter(tool bool) *cutter {
 	w.cut = cutter{b: &w.budget, maxText: -1, share: shareLater, message: !tool, entry: w.entry}
-	if tool {
+	switch {
+	case tool:
 		w.cut.maxText = w.opt.MaxText
+	case w.opt.MaxText >= 0:
+		w.cut.maxText = max(w.opt.MaxText, MinMaxMessage)
 	}
 	return &w.cut
+}
+
+// maxLeanArgs is the size of args past which args are left out rather
+// than cut when the pace leaves an entry less than that.
+const maxLeanArgs = 256
+
+// full reports whether the file is full (see budget.go), and counts the
+// entry it will not write in n.
+func (w *Writer) full(n *int) bool {
+	if !w.budget.full(w.open.n) {
+		return false
+	}
+	if w.budget.dropped.total() == 0 && w.opt.Warn != nil {
+		w.opt.Warn(fmt.Sprintf("the dialog reached its budget (%s, %d entries): no new entry is written; calls already started still end, and one message before complete says how many entries were left out", sizeText(w.budget.max), w.seq))
+	}
+	*n++
+	w.Skip("", SkipBudgetFull)
+	return true
+}
+
+// leaner warns, the first time, that the budget leaves args or tool text out.
+func (w *Writer) leaner() {
+	w.Skip("", SkipBudgetCut)
+	if w.budget.argsCut+w.budget.textCut == 1 && w.opt.Warn != nil {
+		w.opt.Warn(fmt.Sprintf("the dialog is filling its budget (%s) with many entries: from entry %d on, tool args and output that do not fit are left out (args_cut, result_cut, error_cut)", sizeText(w.budget.max), w.seq))
+	}
+}
+
+// budgetNote writes, before complete, the message that says what the
+// budget cut and left out, if anything; its text is ours and short, paid
+// for by the complete reserve. A dialog over its budget says so too.
+func (w *Writer) budgetNote() {
+	b := &w.budget
+	over := b.max > 0 && b.written+completeReserve > b.max
+	if b.argsCut+b.textCut+b.dropped.total() == 0 && !over {
+		return
+	}
+	var parts []string
+	if b.argsCut > 0 {
+		parts = append(parts, fmt.Sprintf("%d tool calls without their args (args_cut)", b.argsCut))
+	}
+	if b.textCut > 0 {
+		parts = append(parts, fmt.Sprintf("%d tool results without their text (result_cut, error_cut)", b.textCut))
+	}
+	d := b.dropped
+	if d.total() > 0 {
+		parts = append(parts, fmt.Sprintf("%d entries left out at the end: %d tool calls, %d results, %d messages, %d thinking, %d prompts", d.total(), d.calls, d.results, d.messages, d.thinking, d.prompts))
+	}
+	text := WarningPrefix + "the dialog was kept under its budget of " + sizeText(b.max) + ": " + strings.Join(parts, "; ")
+	if over {
+		text = WarningPrefix + fmt.Sprintf("the dialog is over its budget of %s: its entries' ids, names and keys alone outgrew it", sizeText(b.max))
+		if len(parts) > 0 {
+			text += "; " + strings.Join(parts, "; ")
+		}
+		if w.opt.Warn != nil {
+			w.opt.Warn(fmt.Sprintf("the dialog is %d bytes, over its budget of %s", b.written, sizeText(b.max)))
+		}
+	}
+	e := w.begin("message")
+	e = append(e, `,"role":"assistant","content":`...)
+	e = Plain(text).appendTo(e, -1, -1)
+	w.finish(e)
 }
 
 // lastCutter starts the cuts of the complete entry, n bytes so far: its

@@ -102,6 +102,7 @@ type Converter struct {
 	held    [][]byte // records held while the format is unknown, checked again on replay
 	heldLen int
 	stats   Stats
+	acct    accounts
 	closed  bool
 	status  dialog.Status // the complete entry's, once closed
 	teeErr  error
@@ -126,13 +127,28 @@ func New(out io.Writer, wopt dialog.Options, opt Options) *Converter {
 	clock := &readClock{clock: wopt.Clock}
 	wopt.Clock = clock
 	c := &Converter{
-		w:      dialog.NewWriter(s, wopt),
 		clock:  clock,
 		sink:   s,
 		opt:    opt,
 		claims: make([]int, len(opt.Formats)),
 		looks:  make([]int, len(opt.Formats)),
 	}
+	c.acct.init()
+	skipped := wopt.Skipped
+	wopt.Skipped = func(kind, reason string) {
+		c.acct.skip(kind, reason)
+		if skipped != nil {
+			skipped(kind, reason)
+		}
+	}
+	held := wopt.Held
+	wopt.Held = func() {
+		c.acct.held = true
+		if held != nil {
+			held()
+		}
+	}
+	c.w = dialog.NewWriter(s, wopt)
 	if opt.Forced && len(opt.Formats) > 0 {
 		c.choose(0)
 	}
@@ -261,6 +277,7 @@ func (f *feed) convert(rec frame.Record, lines int) (done bool, err error) {
 	switch {
 	case problem != "":
 		c.stats.Bad++
+		c.acct.dropped(ReasonBroken)
 	case v.Exists():
 		problem = c.record(v)
 	}
@@ -330,6 +347,9 @@ func (c *Converter) record(v jsonraw.Value) string {
 		return c.object(v)
 	}
 	problem, bad := "", c.stats.Bad
+	if !v.Elements().Next() {
+		c.acct.dropped(dialog.SkipEmpty) // [] is a record, of nothing
+	}
 	for e := v.Elements(); e.Next(); {
 		if p := c.object(e.Value); p != "" && problem == "" {
 			problem = p
@@ -342,23 +362,37 @@ func (c *Converter) record(v jsonraw.Value) string {
 func (c *Converter) object(v jsonraw.Value) string {
 	if !v.IsObject() {
 		c.stats.Bad++
+		c.acct.dropped(ReasonBroken)
 		return "skipped: a JSON value that is not an object" + frame.Preview(v.Bytes())
 	}
 	ev := adapter.Event{Value: v}
 	if c.format == nil && !c.detect(ev) {
 		c.stats.Unknown++
+		c.acct.dropped(ReasonUnknown)
 		return ""
 	}
 	if c.adapter == nil { // a format recognised but not read
 		c.stats.Unknown++
+		c.acct.dropped(ReasonUnread)
 		return ""
 	}
 	if c.stats.Recognised == 0 {
 		c.recognise(ev)
 	}
 	c.stats.Records++
-	if err := c.event(ev); err != nil {
+	c.acct.begin(c.acct.name(recordKind(v)))
+	before := c.w.Entries()
+	err := c.event(ev)
+	if err != nil {
 		c.stats.Bad++
+		reason := ReasonBroken
+		if _, ok := err.(panicError); ok {
+			reason = ReasonPanic
+		}
+		c.acct.skip("", reason)
+	}
+	c.acct.end(c.w.Entries() - before)
+	if err != nil {
 		return "skipped: " + err.Error()
 	}
 	return ""
@@ -403,7 +437,7 @@ func (c *Converter) event(ev adapter.Event) (err error) {
 			return // no panic: recover's own cost, once per event, is spared
 		}
 		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error, please report it: %v", r)
+			err = panicError{fmt.Errorf("internal error, please report it: %v", r)}
 		}
 	}()
 	c.w.BeginLine()
@@ -417,6 +451,9 @@ func (c *Converter) event(ev adapter.Event) (err error) {
 	}
 	return err
 }
+
+// panicError is an adapter's panic on one event, as its error.
+type panicError struct{ error }
 
 // detect looks at an event while the format is unknown. The first event a
 // format claims with Yes decides; events before it are held, to be
@@ -468,6 +505,7 @@ func (c *Converter) replay() {
 	var chk jsonraw.Checker
 	for _, h := range held {
 		c.stats.Unknown--
+		c.acct.undrop(ReasonUnknown)
 		v, _ := chk.Value(h, maxDepth)
 		_ = c.object(v) // problems with held events were not reported when they came; they are skipped alike
 	}
@@ -518,6 +556,13 @@ func (c *Converter) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.stats
+}
+
+// Accounting returns what became of the records read so far.
+func (c *Converter) Accounting() Accounting {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.acct.copy()
 }
 
 // Entries returns the number of entries written so far.

@@ -124,6 +124,8 @@ func (a *Adapter) Event(e adapter.Event) error {
 		a.warning(ev.message.Lit())
 	case "result":
 		a.result(&ev)
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 	return nil
 }
@@ -135,11 +137,14 @@ func (a *Adapter) message(ev *event, delta bool) {
 		// response but is no entry: the dialog has no user messages.
 		if ev.content.IsString() {
 			a.w.StreamPrompt(dialog.Lit(ev.content.Lit()))
+		} else {
+			a.w.Skip("", dialog.SkipEmpty)
 		}
 		a.boundary = true
 	case ev.role.Is("assistant") && ev.content.IsString():
 		l := ev.content.Lit()
 		if l.IsEmpty() {
+			a.w.Skip("", dialog.SkipEmpty)
 			return
 		}
 		a.output()
@@ -152,6 +157,9 @@ func (a *Adapter) message(ev *event, delta bool) {
 			a.inRun = true
 		}
 		a.run.Lit(l)
+		a.w.Hold() // written as one message when the run of deltas ends
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }
 

@@ -229,6 +229,8 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		}
 		if line.Get("id").IsString() {
 			a.record(line, parent)
+		} else {
+			a.w.Skip("", dialog.SkipNoContent)
 		}
 	case set.IsObject():
 		a.directories(set.Get("directories"))
@@ -247,6 +249,16 @@ func (a *Adapter) Event(ev adapter.Event) error {
 	}
 	return nil
 }
+
+// The reasons the adapter gives dialog.Writer.Skip, beside the common ones.
+const (
+	SkipSubagent  = "subagent's task text (its call's args)" // a subagent's user message
+	SkipInjected  = "Gemini CLI's own context"               // <session_context> and the like
+	SkipNoNewText = "written again, nothing new"             // a model message restated with nothing added
+	// SkipResponses: a user message with no text: the tool responses sent
+	// back to the model, shown with their calls.
+	SkipResponses = "no user text (tool responses)"
+)
 
 // document handles a whole chat of the JSON-document form read as one
 // record (from a stream: a file is read message by message, see
@@ -399,6 +411,8 @@ func (a *Adapter) record(v jsonraw.Value, parent string) {
 				a.state = lastError
 				a.errMsg = a.textOf(content).String()
 			}
+		} else {
+			a.w.Skip("", dialog.SkipDuplicate)
 		}
 	case "info", "system":
 		// A note of the CLI's own in the chat (system: before 0.4x):
@@ -412,7 +426,11 @@ func (a *Adapter) record(v jsonraw.Value, parent string) {
 				a.text.Lit(l)
 			}
 			a.warn(a.text.Literal(), parent)
+		} else {
+			a.w.Skip("", dialog.SkipDuplicate)
 		}
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }
 
@@ -423,14 +441,21 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 	if seen || parent != "" {
 		// A subagent's user text is the task its call was given (the
 		// call's args): not the user's.
+		if seen {
+			a.w.Skip("", dialog.SkipDuplicate)
+		} else {
+			a.w.Skip("", SkipSubagent)
+		}
 		return
 	}
 	l := a.textOf(content)
 	if l.IsEmpty() {
+		a.w.Skip("", SkipResponses)
 		return
 	}
 	if injected(l.Body()) {
 		a.contextDir(l)
+		a.w.Skip("", SkipInjected) // shown as init's cwd, not as a prompt
 		return
 	}
 	a.state = lastNone
@@ -489,6 +514,7 @@ func injected(body []byte) bool {
 func (a *Adapter) prompt(l jsonraw.Literal) {
 	if !a.metaDone {
 		a.waiting = append(a.waiting, held{lit: append([]byte(nil), l.Bytes()...), ts: a.lineTS})
+		a.w.Hold()
 		return
 	}
 	a.writePrompt(dialog.Lit(l))
@@ -589,6 +615,9 @@ func (a *Adapter) gemini(msg *message, content, thoughts, tokens, calls jsonraw.
 	}
 	for e := calls.Elements(); e.Next(); {
 		a.endCall(e.Value)
+	}
+	if !output {
+		a.w.Skip("", SkipNoNewText)
 	}
 	if parent != "" {
 		return

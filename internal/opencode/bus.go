@@ -77,8 +77,10 @@ func (a *Adapter) bus(typ string, pr *props) {
 		"project.updated", "vcs.branch.updated", "installation.updated",
 		"installation.update-available", "mcp.tools.changed":
 		// Known, and nothing for the dialog.
+		a.w.Skip("", dialog.SkipNoContent)
 	default:
 		a.skipped++
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }
 
@@ -107,10 +109,12 @@ func (a *Adapter) busPart(pr *props) {
 	typ := string(p.typ.Body())
 	if id := p.id.Body(); typ == "tool" && len(p.callID.Body()) > 0 {
 		if a.finished.has(p.callID.Body()) {
-			return // an update of a call already ended
+			a.w.Skip("", dialog.SkipDuplicate) // an update of a call already ended
+			return
 		}
 	} else if a.finished.has(id) {
-		return // an update of a part already written
+		a.w.Skip("", dialog.SkipDuplicate) // an update of a part already written
+		return
 	}
 	// Work of the root's model: an error before it was not the end (the
 	// warning then written has the time of the error, not of this part).
@@ -140,6 +144,8 @@ func (a *Adapter) busPart(pr *props) {
 		a.textPart(p, parent, root, final)
 	case "tool":
 		a.toolPart(p, s, parent, root)
+	default:
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }
 
@@ -156,6 +162,7 @@ func (a *Adapter) sourceTime(v jsonraw.Value) {
 // message here too); a subagent's prompt is its task call's args already.
 func (a *Adapter) userPart(p *part, root bool, parent string) {
 	if !p.typ.Is("text") || !p.text.IsString() {
+		a.w.Skip("", SkipUserPart)
 		return
 	}
 	if p.synthetic.IsTrue() {
@@ -168,8 +175,14 @@ func (a *Adapter) userPart(p *part, root bool, parent string) {
 	if root {
 		a.meta()
 		a.w.StreamPrompt(dialog.Lit(p.text.Lit()))
+	} else {
+		a.w.Skip("", SkipUserPart) // a subagent's prompt: its task call's args
 	}
 }
+
+// SkipUserPart is the reason a part of a user message is not shown: a
+// subagent's prompt (its task call's args say it), a file or an image.
+const SkipUserPart = "user part (not the prompt)"
 
 // message handles message.updated: a user message's id (its parts are not
 // the model's), the model and cwd of the root's messages, and the end of

@@ -248,6 +248,7 @@ func (a *Adapter) runLine(typ, ts, session jsonraw.Value, p *part, hasPart bool,
 	if !hasPart {
 		sourceTime()
 		a.skipped++ // a run line this converter does not know
+		a.w.Skip("", dialog.SkipUnknown)
 		return
 	}
 	sess := p.session.Body()
@@ -279,6 +280,7 @@ func (a *Adapter) runLine(typ, ts, session jsonraw.Value, p *part, hasPart bool,
 		a.toolPart(p, sess, parent, root)
 	default:
 		a.skipped++
+		a.w.Skip("", dialog.SkipUnknown)
 	}
 }
 

@@ -101,6 +101,7 @@ func readState(v jsonraw.Value) toolState {
 // its message ends without a final update.
 func (a *Adapter) textPart(p *part, parent string, root, final bool) {
 	if a.finished.has(p.id.Body()) {
+		a.w.Skip("", dialog.SkipDuplicate)
 		return
 	}
 	reasoning := p.typ.Is("reasoning")
@@ -113,6 +114,7 @@ func (a *Adapter) textPart(p *part, parent string, root, final bool) {
 			op.text.Lit(l)
 			op.empty = false
 		}
+		a.w.Hold()
 		return
 	}
 	a.dropPart(p.id.Body())
@@ -126,6 +128,7 @@ func (a *Adapter) textPart(p *part, parent string, root, final bool) {
 // root session (opencode's own synthetic text is not).
 func (a *Adapter) writeText(l jsonraw.Literal, reasoning bool, parent string, turn bool) {
 	if l.IsEmpty() {
+		a.w.Skip("", dialog.SkipEmpty)
 		return
 	}
 	a.meta()
@@ -300,6 +303,7 @@ func (a *Adapter) toolPart(p *part, session []byte, parent string, root bool) {
 		key = p.id.Body()
 	}
 	if a.finished.has(key) {
+		a.w.Skip("", dialog.SkipDuplicate)
 		return
 	}
 	st := readState(p.state)
@@ -316,6 +320,8 @@ func (a *Adapter) toolPart(p *part, session []byte, parent string, root bool) {
 		}
 		a.runsChild(c, &st)
 		a.endCall(c, &st)
+	default:
+		a.w.Hold() // pending: the call starts when it runs
 	}
 }
 
