@@ -185,9 +185,15 @@ func TestBudget80000CallClaudeStream(t *testing.T) {
 // --stats or not.
 func TestNothingConvertedIsSaid(t *testing.T) {
 	dir := t.TempDir()
-	in := writeInput(t, dir, "session.json", `{"sessionId":"s","projectHash":"h","startTime":"2025-10-29T10:37:00.099Z","lastUpdated":"2025-10-29T10:37:13.195Z",
- "messages":[{"id":"m1","timestamp":"2025-10-29T10:37:00.099Z","type":"user","content":"hi"}]}`)
+	in := writeInput(t, dir, "only.jsonl", `{"type":"rate_limit_event","rate_limit_info":{"status":"allowed"},"uuid":"u1","session_id":"s1"}`+"\n")
 	code, _, stderr := runCLI(t, "", "-o", filepath.Join(dir, "d.jsonl"), in)
 	require.Equal(t, 0, code, stderr)
-	assert.Equal(t, name+": "+in+": warning: no record converted, 1 record skipped (-: whole chat document (.json), not read: 1)\n", stderr)
+	assert.Equal(t, name+": "+in+": warning: no record converted, 1 record skipped (rate_limit_event: type not read: 1)\n", stderr)
+
+	// A Gemini chat document is read, not skipped: no warning.
+	doc := writeInput(t, dir, "session.json", `{"sessionId":"s","projectHash":"h","startTime":"2025-10-29T10:37:00.099Z","lastUpdated":"2025-10-29T10:37:13.195Z",
+ "messages":[{"id":"m1","timestamp":"2025-10-29T10:37:00.099Z","type":"user","content":"hi"}]}`)
+	code, _, stderr = runCLI(t, "", "-o", filepath.Join(dir, "g.jsonl"), doc)
+	require.Equal(t, 0, code, stderr)
+	assert.Empty(t, stderr)
 }
