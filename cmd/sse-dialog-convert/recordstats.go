@@ -164,9 +164,7 @@ func statsObject(f *fileStats) statsJSONObject {
 	for k, c := range f.acc.Kinds {
 		o.Kinds[k] = statsJSONKind{Read: c.Read, Converted: c.Converted, Skipped: c.Skipped, Held: c.Held, Entries: c.Entries}
 	}
-	for _, s := range mergedSkips(f.acc) {
-		o.Skips = append(o.Skips, s)
-	}
+	o.Skips = append(o.Skips, mergedSkips(f.acc)...)
 	return o
 }
 

@@ -235,13 +235,10 @@ func (a *Adapter) sidechainSteps(id string, old bool) {
 // resultStep is openclaw's step that holds the output of call id.
 func (a *Adapter) resultStep(step jsonraw.Value, id, parent string) {
 	var out dialog.Text
-	var res jsonraw.Value
-	for r := step.Get("observation").Get("results").Elements(); r.Next(); {
+	var res jsonraw.Value // the step's first result: openclaw writes one
+	if r := step.Get("observation").Get("results").Elements(); r.Next() {
 		res = r.Value
-		if c := contentText(&a.text, r.Value.Get("content")); !c.IsEmpty() {
-			out = c
-		}
-		break
+		out = contentText(&a.text, res.Get("content"))
 	}
 	if out.IsEmpty() {
 		out = messageText(&a.text, step.Get("message"))
