@@ -175,7 +175,7 @@ func (o *convertOptions) check() (dispatch.Options, error) {
 	if maxLine == 0 {
 		maxLine = -1 // no limit
 	}
-	return dispatch.Options{Formats: fmts, Forced: forced, MaxLine: maxLine}, nil
+	return dispatch.Options{Formats: fmts, Forced: forced, MaxLine: maxLine, CountKinds: o.stats != ""}, nil
 }
 
 // archivePath is where a file of the run goes by default: in $SSE_ARCHIVE,

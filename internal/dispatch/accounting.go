@@ -23,7 +23,9 @@ type Accounting struct {
 	// Skipped counts the records that gave it nothing, each once under
 	// the first reason it was skipped for.
 	Skipped int
-	// Kinds holds the counts of each kind of record the format read.
+	// Kinds holds the counts of each kind of record the format read, when
+	// Options.CountKinds asks for them (naming every record's kind costs
+	// a walk of its members: a fifth of converting a short Codex line).
 	Kinds map[string]KindCount
 	// Reasons counts every skip by kind and reason: whole records and
 	// parts of records that were converted otherwise (Skip.Part).
@@ -79,10 +81,13 @@ const (
 // accounts is the running accounting of a Converter.
 type accounts struct {
 	acc   Accounting
+	kinds bool              // count every record by kind (Options.CountKinds)
 	names map[string]string // the kinds' names, made once each
 	buf   []byte
-	// the record being converted
+	// the record being converted, and its kind once named (kindOf)
+	rec     jsonraw.Value
 	kind    string
+	named   bool
 	skipped string // the first reason it was skipped for, if any
 	whole   bool   // a skip with no kind of its own: the whole record
 	held    bool   // its content is held for a later entry
@@ -94,16 +99,26 @@ func (t *accounts) init() {
 	t.acc.Reasons = map[Skip]int{}
 }
 
-// begin starts the accounting of one record of kind.
-func (t *accounts) begin(kind string) {
-	t.kind, t.skipped, t.whole, t.held = kind, "", false, false
+// begin starts the accounting of one record, v: its kind is named when a
+// count needs it (kindOf). v is valid until end.
+func (t *accounts) begin(v jsonraw.Value) {
+	t.rec, t.kind, t.named = v, "", false
+	t.skipped, t.whole, t.held = "", false, false
+}
+
+// kindOf names the kind of the record being converted (recordKind), once.
+func (t *accounts) kindOf() string {
+	if !t.named {
+		t.kind, t.named = t.name(recordKind(t.rec)), true
+	}
+	return t.kind
 }
 
 // skip counts an adapter's Skip of the record being converted, or of a
 // part of it (kind not "").
 func (t *accounts) skip(kind, reason string) {
 	if kind == "" {
-		kind = t.kind
+		kind = t.kindOf()
 		if t.skipped == "" {
 			t.skipped, t.whole = reason, true
 		}
@@ -120,7 +135,10 @@ func (t *accounts) skip(kind, reason string) {
 // wrote. A record that wrote none and was skipped, in whole or in part,
 // is skipped; any other record is converted.
 func (t *accounts) end(entries int) {
-	k := t.acc.Kinds[t.kind]
+	var k KindCount
+	if t.kinds {
+		k = t.acc.Kinds[t.kindOf()]
+	}
 	k.Read++
 	k.Entries += entries
 	t.acc.Read++
@@ -144,7 +162,10 @@ func (t *accounts) end(entries int) {
 		k.Converted++
 		t.acc.Converted++
 	}
-	t.acc.Kinds[t.kind] = k
+	if t.kinds {
+		t.acc.Kinds[t.kind] = k
+	}
+	t.rec = jsonraw.Value{}
 }
 
 // move counts one skip under to rather than from.
@@ -157,10 +178,12 @@ func (t *accounts) move(from, to Skip) {
 
 // dropped counts a record skipped before an adapter read it.
 func (t *accounts) dropped(reason string) {
-	k := t.acc.Kinds[KindNone]
-	k.Read++
-	k.Skipped++
-	t.acc.Kinds[KindNone] = k
+	if t.kinds {
+		k := t.acc.Kinds[KindNone]
+		k.Read++
+		k.Skipped++
+		t.acc.Kinds[KindNone] = k
+	}
 	t.acc.Read++
 	t.acc.Skipped++
 	t.acc.Reasons[Skip{Kind: KindNone, Reason: reason}]++
@@ -169,13 +192,15 @@ func (t *accounts) dropped(reason string) {
 // undrop takes back a record counted as skipped for reason before an
 // adapter read it: it is read now (a held record replayed).
 func (t *accounts) undrop(reason string) {
-	k := t.acc.Kinds[KindNone]
-	k.Read--
-	k.Skipped--
-	if k == (KindCount{}) {
-		delete(t.acc.Kinds, KindNone)
-	} else {
-		t.acc.Kinds[KindNone] = k
+	if t.kinds {
+		k := t.acc.Kinds[KindNone]
+		k.Read--
+		k.Skipped--
+		if k == (KindCount{}) {
+			delete(t.acc.Kinds, KindNone)
+		} else {
+			t.acc.Kinds[KindNone] = k
+		}
 	}
 	t.acc.Read--
 	t.acc.Skipped--

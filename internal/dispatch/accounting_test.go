@@ -55,11 +55,30 @@ func (a *typedAdapter) Summary() dialog.Summary { return dialog.Summary{Status: 
 
 func account(t *testing.T, in string) Accounting {
 	t.Helper()
+	return accountKinds(t, in, true)
+}
+
+func accountKinds(t *testing.T, in string, kinds bool) Accounting {
+	t.Helper()
 	var out bytes.Buffer
-	c := New(&out, dialog.Options{Clock: testClock}, Options{Formats: []adapter.Format{typedFormat}})
+	c := New(&out, dialog.Options{Clock: testClock}, Options{Formats: []adapter.Format{typedFormat}, CountKinds: kinds})
 	require.NoError(t, c.Feed(strings.NewReader(in), "in"))
 	require.NoError(t, c.Close(nil))
 	return c.Accounting()
+}
+
+// TestAccountingWithoutKinds: without CountKinds the totals and the
+// skips (with their kinds) are those of a full count; only the per-kind
+// counts are left out.
+func TestAccountingWithoutKinds(t *testing.T) {
+	in := strings.Join([]string{`{"no_type":1}`, `{"type":"say","text":"hi"}`, `{"type":"noise"}`, `{"type":"broken"}`, `not json`, `[{"type":"say","text":"a"},{"type":"noise"}]`}, "\n")
+	full, lean := accountKinds(t, in, true), accountKinds(t, in, false)
+	require.NotEmpty(t, full.Kinds)
+	assert.Empty(t, lean.Kinds)
+	assert.Equal(t, full.Read, lean.Read)
+	assert.Equal(t, full.Converted, lean.Converted)
+	assert.Equal(t, full.Skipped, lean.Skipped)
+	assert.Equal(t, full.Reasons, lean.Reasons)
 }
 
 func TestAccountingEveryRecordCountedOnce(t *testing.T) {
@@ -147,7 +166,7 @@ func TestAccountingBudgetFull(t *testing.T) {
 		in.WriteString(`{"type":"say","text":"` + strings.Repeat("w", 100) + `"}` + "\n")
 	}
 	var out bytes.Buffer
-	c := New(&out, dialog.Options{Clock: testClock, MaxBytes: 100 << 10}, Options{Formats: []adapter.Format{typedFormat}})
+	c := New(&out, dialog.Options{Clock: testClock, MaxBytes: 100 << 10}, Options{Formats: []adapter.Format{typedFormat}, CountKinds: true})
 	require.NoError(t, c.Feed(strings.NewReader(in.String()), "in"))
 	require.NoError(t, c.Close(nil))
 	a := c.Accounting()

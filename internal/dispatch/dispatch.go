@@ -52,6 +52,9 @@ type Options struct {
 	// Formats are the formats the input may be in, in the order detection
 	// prefers them.
 	Formats []adapter.Format
+	// CountKinds counts every record by its kind in Accounting.Kinds
+	// (--stats); without it only the totals and the skips are counted.
+	CountKinds bool
 	// Forced says the input is in Formats[0]: no detection.
 	Forced bool
 	// Stderr receives the diagnostics for bad input.
@@ -134,6 +137,7 @@ func New(out io.Writer, wopt dialog.Options, opt Options) *Converter {
 		looks:  make([]int, len(opt.Formats)),
 	}
 	c.acct.init()
+	c.acct.kinds = opt.CountKinds
 	skipped := wopt.Skipped
 	wopt.Skipped = func(kind, reason string) {
 		c.acct.skip(kind, reason)
@@ -380,7 +384,7 @@ func (c *Converter) object(v jsonraw.Value) string {
 		c.recognise(ev)
 	}
 	c.stats.Records++
-	c.acct.begin(c.acct.name(recordKind(v)))
+	c.acct.begin(v)
 	before := c.w.Entries()
 	err := c.event(ev)
 	if err != nil {

@@ -125,7 +125,7 @@ func convertCapture(t *testing.T, file string) (dispatch.Accounting, []byte) {
 	raw, err := os.ReadFile(file)
 	require.NoError(t, err)
 	var out bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Saved: true}, dispatch.Options{Formats: All()})
+	c := dispatch.New(&out, dialog.Options{Saved: true}, dispatch.Options{Formats: All(), CountKinds: true})
 	require.NoError(t, c.Feed(bytes.NewReader(raw), file))
 	require.NoError(t, c.Close(nil))
 	return c.Accounting(), out.Bytes()
