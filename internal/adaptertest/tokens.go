@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // Tokens is a tokens object of the dialog, read with encoding/json.
@@ -99,7 +100,7 @@ func RequireWithin(t testing.TB, sum, total Tokens) {
 func NoMessageTokens(t *testing.T, f adapter.Format, files []string) {
 	t.Helper()
 	if len(files) == 0 {
-		t.Skip("no captures (the shared corpus is not checked out beside the repo)")
+		testskip.Missing(t, "no captures (the shared corpus is not checked out beside the repo)")
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {

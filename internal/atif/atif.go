@@ -104,9 +104,8 @@ type openCall struct {
 
 // tally is a set of token figures, each with whether any source gave it.
 type tally struct {
-	in, out, cached, cost   float64
-	hasIn, hasOut, hasCache bool
-	hasCost                 bool
+	in, out, cached, written, cost               float64
+	hasIn, hasOut, hasCache, hasWritten, hasCost bool
 }
 
 // New returns the adapter for one dialog.
@@ -157,7 +156,7 @@ func (a *Adapter) document(doc jsonraw.Value) {
 			id := a.ownID()
 			a.w.ToolStart(dialog.ToolCall{ID: id, Name: "subagent"})
 			a.notice("subagent trajectory "+quote(sub.id)+" is embedded but no step refers to it", id)
-			a.steps(sub.doc, id, oldPrompts(sub.doc))
+			a.subagent(sub.doc, id)
 			a.w.ToolEnd(dialog.ToolResult{ID: id, Output: dialog.Plain("[an embedded subagent trajectory no step refers to]")})
 		}
 	}
@@ -216,7 +215,7 @@ func (a *Adapter) result(r jsonraw.Value) {
 	out, hasOut := ar.Get("n_output_tokens").Float()
 	cached, hasCache := ar.Get("n_cache_tokens").Float()
 	cost, hasCost := ar.Get("cost_usd").Float()
-	a.trial.add(in, out, cached, cost, hasIn, hasOut, hasCache, hasCost)
+	a.trial.add(tally{in: in, out: out, cached: cached, cost: cost, hasIn: hasIn, hasOut: hasOut, hasCache: hasCache, hasCost: hasCost})
 }
 
 // oldPrompts reports whether a document's prompt is in cumulative
@@ -273,26 +272,47 @@ func (a *Adapter) tallyFinal(doc jsonraw.Value) {
 	}
 	in, hasIn := fm.Get("total_prompt_tokens").Float()
 	cached, hasCache := fm.Get("total_cached_tokens").Float()
-	if hasIn && hasCache && (oldPrompts(doc) || cached > in) {
-		in += cached // prompt_tokens left the cached ones out
+	written, hasWritten := fm.Get("extra").Get("total_cache_creation_input_tokens").Float()
+	if hasIn {
+		in = promptIn(in, cached, written, oldPrompts(doc))
 	}
 	out, hasOut := fm.Get("total_completion_tokens").Float()
 	cost, hasCost := fm.Get("total_cost_usd").Float()
-	a.totals.add(in, out, cached, cost, hasIn, hasOut, hasCache, hasCost)
+	a.totals.add(tally{in: in, out: out, cached: cached, written: written, cost: cost,
+		hasIn: hasIn, hasOut: hasOut, hasCache: hasCache, hasWritten: hasWritten, hasCost: hasCost})
 }
 
-func (t *tally) add(in, out, cached, cost float64, hasIn, hasOut, hasCache, hasCost bool) {
-	if hasIn {
-		t.in, t.hasIn = t.in+in, true
+// promptIn is every prompt token, as the dialog counts them, from a
+// producer's prompt figure and its cache reads and writes. From v1.2
+// prompt_tokens include the cached ones; v1.0 and v1.1 leave them out, and
+// so do some later producers (openclaw: cached > prompt tells). Cache
+// writes are in prompt_tokens for Claude Code's converter from 2026 on,
+// not before (a prompt smaller than reads and writes together tells).
+func promptIn(in, cached, written float64, old bool) float64 {
+	if old || cached > in {
+		in += cached
 	}
-	if hasOut {
-		t.out, t.hasOut = t.out+out, true
+	if written > 0 && in < cached+written {
+		in += written
 	}
-	if hasCache {
-		t.cached, t.hasCache = t.cached+cached, true
+	return in
+}
+
+func (t *tally) add(f tally) {
+	if f.hasIn {
+		t.in, t.hasIn = t.in+f.in, true
 	}
-	if hasCost {
-		t.cost, t.hasCost = t.cost+cost, true
+	if f.hasOut {
+		t.out, t.hasOut = t.out+f.out, true
+	}
+	if f.hasCache {
+		t.cached, t.hasCache = t.cached+f.cached, true
+	}
+	if f.hasWritten {
+		t.written, t.hasWritten = t.written+f.written, true
+	}
+	if f.hasCost {
+		t.cost, t.hasCost = t.cost+f.cost, true
 	}
 }
 
@@ -306,13 +326,12 @@ func stepTokens(m jsonraw.Value, old bool) (t dialog.Tokens, cost float64, has, 
 	in, hasIn := m.Get("prompt_tokens").Int()
 	out, hasOut := m.Get("completion_tokens").Int()
 	cached, hasCache := m.Get("cached_tokens").Int()
-	if hasIn && hasCache && (old || cached > in) {
-		in = dialog.AddSat(in, cached)
+	written, _ := m.Get("extra").Get("cache_creation_input_tokens").Int()
+	cached, written = max(cached, 0), max(written, 0)
+	if hasIn {
+		in = toInt(promptIn(float64(in), float64(cached), float64(written), old))
 	}
-	t = dialog.Tokens{In: max(in, 0), Out: max(out, 0), CacheRead: max(cached, 0)}
-	if w, ok := m.Get("extra").Get("cache_creation_input_tokens").Int(); ok && w > 0 {
-		t.CacheWrite = w
-	}
+	t = dialog.Tokens{In: max(in, 0), Out: max(out, 0), CacheRead: cached, CacheWrite: written}
 	if r, ok := m.Get("extra").Get("reasoning_tokens").Int(); ok && r > 0 {
 		t.Reasoning = r
 	}
@@ -339,7 +358,8 @@ func (a *Adapter) Summary() dialog.Summary {
 	in, _ := pick(a.totals.in, a.summed.in, a.trial.in, a.totals.hasIn, a.summed.hasIn, a.trial.hasIn)
 	out, _ := pick(a.totals.out, a.summed.out, a.trial.out, a.totals.hasOut, a.summed.hasOut, a.trial.hasOut)
 	cached, _ := pick(a.totals.cached, a.summed.cached, a.trial.cached, a.totals.hasCache, a.summed.hasCache, a.trial.hasCache)
-	s.Tokens = dialog.Tokens{In: toInt(in), Out: toInt(out), CacheRead: toInt(cached)}
+	written, _ := pick(a.totals.written, a.summed.written, 0, a.totals.hasWritten, a.summed.hasWritten, false)
+	s.Tokens = dialog.Tokens{In: toInt(in), Out: toInt(out), CacheRead: toInt(cached), CacheWrite: toInt(written)}
 	s.CostUSD, s.HasCost = pick(a.totals.cost, a.summed.cost, a.trial.cost, a.totals.hasCost, a.summed.hasCost, a.trial.hasCost)
 	if !a.outcome && a.docs > 0 && s.Status == "" {
 		s.Status, s.Reason = dialog.StatusError, ReasonUnknownEnding
@@ -365,20 +385,34 @@ func toInt(f float64) int64 {
 const ReasonUnknownEnding = "unknown_ending"
 
 // Finish closes the calls the trajectory gave no result, once the input
-// has ended: after the last step, a call without a result is one the
-// producer did not record the output of.
+// has ended, as every format closes a call left open: an error that says
+// so (the output is not known, nor whether it ran well).
 func (a *Adapter) Finish() {
-	why := "[the trajectory records no result for this call]"
-	isError := false
-	if a.sum.Status == dialog.StatusError || a.sum.Status == dialog.StatusTimeout {
-		why, isError = "[no result: the run ended before this call returned]", true
-	}
-	for _, c := range a.open {
-		a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: dialog.Plain(why), IsError: isError})
-	}
-	a.open = a.open[:0]
+	a.closeOpen(func(openCall) bool { return true })
 	for _, path := range sortedKeys(a.files) {
 		a.notice("subagent trajectory "+quote(path)+" was read beside the trajectory, but no step refers to it", "")
+	}
+}
+
+// closeOpen ends, as errors, the open calls which says: their results are
+// not in the trajectory.
+func (a *Adapter) closeOpen(which func(openCall) bool) {
+	why := "[the trajectory records no result for this call]"
+	if a.sum.Status == dialog.StatusTimeout || a.sum.Status == dialog.StatusError {
+		why = "[no result: the run ended before this call returned]"
+	}
+	kept := a.open[:0]
+	var done []openCall
+	for _, c := range a.open {
+		if which(c) {
+			done = append(done, c)
+		} else {
+			kept = append(kept, c)
+		}
+	}
+	a.open = kept
+	for _, c := range done {
+		a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: dialog.Plain(why), IsError: true, Parent: c.parent})
 	}
 }
 

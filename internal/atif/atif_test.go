@@ -77,6 +77,17 @@ func convert(t *testing.T, r io.Reader) (entries []entry, stderr string) {
 	return entries, diag.String()
 }
 
+// convertRaw is the dialog of input, as written.
+func convertRaw(t *testing.T, input []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), MaxText: -1},
+		dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true})
+	require.NoError(t, c.Feed(bytes.NewReader(input), "input"))
+	require.NoError(t, c.Close(nil))
+	return out.Bytes()
+}
+
 func ofType(es []entry, typ string) []entry {
 	var out []entry
 	for _, e := range es {
@@ -319,16 +330,93 @@ func TestFailureFlags(t *testing.T) {
 	} {
 		v, ok := jsonraw.Parse([]byte(extra))
 		require.True(t, ok)
-		got, _ := failure("output", v)
+		got, _ := failure("bash", "output", v)
 		assert.Equal(t, want, got, extra)
 	}
-	failed, code := failure("Exit Code: 1")
+	failed, code := failure("bash", "Exit Code: 1")
 	assert.True(t, failed)
 	assert.Equal(t, "1", string(code.Bytes()))
-	failed, _ = failure("Exit code: 1") // what `echo "Exit code: $?"` prints
+	failed, _ = failure("bash", "Exit code: 1") // what `echo "Exit code: $?"` prints
 	assert.False(t, failed)
-	failed, _ = failure("Exit Code: 0")
+	failed, _ = failure("bash_command", "Exit Code: 0")
 	assert.False(t, failed)
-	failed, _ = failure("x\n[error] tool reported failure\n")
+	failed, _ = failure("Bash", "x\n[error] tool reported failure\n")
 	assert.True(t, failed)
+	// An exit code is a shell's own last line, not a line of what it
+	// showed, nor another tool's output.
+	failed, _ = failure("bash", "job lint\nExit Code: 2\nretrying: ok\n")
+	assert.False(t, failed, "a log line the command printed")
+	failed, _ = failure("Read", "job lint\nExit Code: 2\n")
+	assert.False(t, failed, "a file that was read")
+	failed, _ = failure("Read", "a line that mentions [error] tool reported failure in passing\nmore")
+	assert.False(t, failed)
+}
+
+// TestParallelSidechains: two Task calls of one step, each subagent's
+// inline steps after them: each run goes to the call whose prompt is its
+// first user text, not both to the last call.
+func TestParallelSidechains(t *testing.T) {
+	doc := `{"schema_version":"ATIF-v1.7","agent":{"name":"claude-code","version":"2"},"steps":[
+ {"step_id":1,"timestamp":"2026-06-01T10:00:00Z","source":"user","message":"Do two things"},
+ {"step_id":2,"timestamp":"2026-06-01T10:00:01Z","source":"agent","message":"Starting both.",
+  "tool_calls":[{"tool_call_id":"TA","function_name":"Task","arguments":{"prompt":"Do A"}},{"tool_call_id":"TB","function_name":"Task","arguments":{"prompt":"Do B"}}],
+  "observation":{"results":[{"source_call_id":"TA","content":"A done"},{"source_call_id":"TB","content":"B done"}]}},
+ {"step_id":3,"timestamp":"2026-06-01T10:00:02Z","source":"user","message":"Do A","extra":{"is_sidechain":true}},
+ {"step_id":4,"timestamp":"2026-06-01T10:00:03Z","source":"agent","message":"I am subagent A","extra":{"is_sidechain":true}},
+ {"step_id":5,"timestamp":"2026-06-01T10:00:02Z","source":"user","message":"Do B","extra":{"is_sidechain":true}},
+ {"step_id":6,"timestamp":"2026-06-01T10:00:04Z","source":"agent","message":"I am subagent B","extra":{"is_sidechain":true}}]}`
+	es, _ := convert(t, strings.NewReader(doc))
+	parents := map[string]string{}
+	for _, m := range ofType(es, "message") {
+		parents[m.Content] = m.Parent
+	}
+	assert.Equal(t, "TA", parents["I am subagent A"])
+	assert.Equal(t, "TB", parents["I am subagent B"])
+	assert.Equal(t, "", parents["Starting both."])
+}
+
+// TestUnrecordedResultIsAnError: a call the trajectory gives no result is
+// closed as an error that says so, as every format closes a call left
+// open; a subagent's open call is closed before its parent's result.
+func TestUnrecordedResultIsAnError(t *testing.T) {
+	doc := `{"schema_version":"ATIF-v1.7","agent":{"name":"a","version":"1"},"steps":[
+ {"step_id":1,"source":"user","message":"go"},
+ {"step_id":2,"source":"agent","message":"","tool_calls":[{"tool_call_id":"S","function_name":"delegate","arguments":{}}],
+  "observation":{"results":[{"source_call_id":"S","content":"done","subagent_trajectory_ref":[{"trajectory_id":"sub"}]}]}},
+ {"step_id":3,"source":"agent","message":"","tool_calls":[{"tool_call_id":"F","function_name":"finish","arguments":{}}]}],
+ "subagent_trajectories":[{"schema_version":"ATIF-v1.7","trajectory_id":"sub","agent":{"name":"s","version":"1"},"steps":[
+  {"step_id":1,"source":"agent","message":"","tool_calls":[{"tool_call_id":"S1","function_name":"bash","arguments":{}}]}]}]}`
+	es, _ := convert(t, strings.NewReader(doc))
+	order := []string{}
+	for _, e := range ofType(es, "tool") {
+		if e.Status != "running" {
+			order = append(order, e.ToolID+":"+e.Status)
+		}
+	}
+	assert.Equal(t, []string{"S1:error", "S:success", "F:error"}, order)
+}
+
+// TestSidechainsBeforeTheirCall: Claude Code's converter of 2025 wrote the
+// sidechain steps first, with no user step: a warm-up that no Task
+// precedes stays in the main thread; the steps after the Task's time go
+// under it, shown between its start and its result.
+func TestSidechainsBeforeTheirCall(t *testing.T) {
+	doc := `{"schema_version":"ATIF-v1.2","session_id":"s","agent":{"name":"claude-code","version":"2.0.46"},"steps":[
+ {"step_id":1,"timestamp":"2025-11-19T22:11:24Z","source":"agent","message":"I'm ready to help!","extra":{"is_sidechain":true}},
+ {"step_id":2,"timestamp":"2025-11-19T22:11:34Z","source":"agent","message":"Searching the code.","extra":{"is_sidechain":true}},
+ {"step_id":3,"timestamp":"2025-11-19T22:11:21Z","source":"user","message":"Fix the race"},
+ {"step_id":4,"timestamp":"2025-11-19T22:11:33Z","source":"agent","message":"Executed Task toolu_T",
+  "tool_calls":[{"tool_call_id":"toolu_T","function_name":"Task","arguments":{"prompt":"find it"}}],
+  "observation":{"results":[{"source_call_id":"toolu_T","content":"found"}]}}]}`
+	es, _ := convert(t, strings.NewReader(doc))
+	var seq []string
+	for _, e := range es {
+		switch e.Type {
+		case "prompt", "message":
+			seq = append(seq, e.Type+":"+e.Content+"@"+e.Parent)
+		case "tool":
+			seq = append(seq, e.Status+":"+e.ToolID)
+		}
+	}
+	assert.Equal(t, []string{"prompt:Fix the race@", "message:I'm ready to help!@", "running:toolu_T", "message:Searching the code.@toolu_T", "success:toolu_T"}, seq)
 }

@@ -11,6 +11,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
+
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real trajectories written by other people (not in the
@@ -41,6 +45,9 @@ type srcTrajectory struct {
 		Prompt *float64 `json:"total_prompt_tokens"`
 		Out    *float64 `json:"total_completion_tokens"`
 		Cached *float64 `json:"total_cached_tokens"`
+		Extra  struct {
+			Written float64 `json:"total_cache_creation_input_tokens"`
+		} `json:"extra"`
 	} `json:"final_metrics"`
 }
 
@@ -72,7 +79,7 @@ func TestCorpus(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(corpusDir, "*.json"))
 	require.NoError(t, err)
 	if len(files) == 0 {
-		t.Skipf("no ATIF trajectories in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no ATIF trajectories in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
@@ -82,6 +89,10 @@ func TestCorpus(t *testing.T) {
 			require.NoError(t, json.Unmarshal(raw, &src))
 			es, stderr := convert(t, bytes.NewReader(raw))
 			assert.Empty(t, stderr, "the pipeline reported bad input")
+			// One response's figure is never written twice: the message
+			// tokens add up to no more than the totals.
+			mt := adaptertest.ReadMessageTokens(t, convertRaw(t, raw))
+			adaptertest.RequireWithin(t, mt.Sum(), mt.Total)
 
 			// The prompt: the first user step that is no sidechain and
 			// no copy; with no user step, the first system step.
@@ -162,9 +173,19 @@ func TestCorpus(t *testing.T) {
 			assert.Equal(t, "error", c.Status, "a trajectory alone does not say how the run ended")
 			assert.Equal(t, ReasonUnknownEnding, c.Reason)
 			if fm := src.FinalMetrics; fm != nil && fm.Prompt != nil {
-				in := *fm.Prompt
-				if fm.Cached != nil && (*fm.Cached > in || src.SchemaVersion == "ATIF-v1.0" || src.SchemaVersion == "ATIF-v1.1") {
-					in += *fm.Cached
+				// ../formats/atif.md: prompt_tokens include cached tokens
+				// from v1.2 (not before, nor where cached > prompt), and
+				// Claude Code's cache writes from 2026 (not before: the
+				// prompt is then less than reads and writes together).
+				in, cached := *fm.Prompt, 0.0
+				if fm.Cached != nil {
+					cached = *fm.Cached
+				}
+				if cached > in || src.SchemaVersion == "ATIF-v1.0" || src.SchemaVersion == "ATIF-v1.1" {
+					in += cached
+				}
+				if w := fm.Extra.Written; w > 0 && in < cached+w {
+					in += w
 				}
 				assert.EqualValues(t, int64(in), c.TotalTokens.In)
 			} else {

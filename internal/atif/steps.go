@@ -91,53 +91,73 @@ func (a *Adapter) firstPrompt(all []jsonraw.Value) int {
 // exchanges) stays where it is.
 func (a *Adapter) planSidechains(all []jsonraw.Value) map[int]bool {
 	type task struct {
-		id string
-		at int64
+		id, prompt string
+		at         int64 // 0: no time
+		taken      bool  // a run was matched to it by its prompt
 	}
 	var tasks []task
 	for _, step := range all {
 		if adapter.FailureFlag(step.Get("extra").Get("is_sidechain")) {
 			continue
 		}
-		t, ok := adapter.Time(step.Get("timestamp"))
-		if !ok {
-			continue
+		var at int64
+		if t, ok := adapter.Time(step.Get("timestamp")); ok {
+			at = t.UnixNano()
 		}
 		for c := step.Get("tool_calls").Elements(); c.Next(); {
 			name := c.Value.Get("function_name").Str()
 			if id := c.Value.Get("tool_call_id").Str(); id != "" && (name == "Task" || name == "Agent") {
-				tasks = append(tasks, task{id: id, at: t.UnixNano()})
+				tasks = append(tasks, task{id: id, at: at, prompt: strings.TrimSpace(c.Value.Get("arguments").Get("prompt").Str())})
 			}
 		}
 	}
 	if len(tasks) == 0 {
 		return nil
 	}
-	deferred := map[int]bool{}
-	a.sidechains = map[string][]jsonraw.Value{}
-	owner := ""
-	for i, step := range all {
-		if !adapter.FailureFlag(step.Get("extra").Get("is_sidechain")) {
-			owner = ""
-			continue
-		}
-		if owner == "" { // a run starts
-			t, ok := adapter.Time(step.Get("timestamp"))
-			if !ok {
-				continue
-			}
-			best := int64(-1 << 63)
-			for _, k := range tasks {
-				if k.at <= t.UnixNano() && k.at >= best {
-					owner, best = k.id, k.at
+	// owner finds the call a run starting with step belongs to: the Task
+	// whose prompt is the run's first user text (parallel subagents told
+	// apart), else the last Task started at or before the step.
+	owner := func(step jsonraw.Value) string {
+		if step.Get("source").Is("user") {
+			text := strings.TrimSpace(messageText(&a.text, step.Get("message")).String())
+			for i := range tasks {
+				if k := &tasks[i]; !k.taken && k.prompt != "" && k.prompt == text {
+					k.taken = true
+					return k.id
 				}
 			}
-			if owner == "" {
-				continue
+		}
+		t, ok := adapter.Time(step.Get("timestamp"))
+		if !ok {
+			return ""
+		}
+		id, best := "", int64(-1<<63)
+		for _, k := range tasks {
+			if k.at != 0 && k.at <= t.UnixNano() && k.at >= best {
+				id, best = k.id, k.at
 			}
 		}
+		return id
+	}
+	deferred := map[int]bool{}
+	a.sidechains = map[string][]jsonraw.Value{}
+	current, inRun := "", false
+	for i, step := range all {
+		if !adapter.FailureFlag(step.Get("extra").Get("is_sidechain")) {
+			inRun = false
+			continue
+		}
+		// A run starts after a main-thread step, and at each sidechain
+		// user step (a subagent's task: parallel subagents follow each
+		// other); steps that no call precedes (warm-ups) each ask again.
+		if !inRun || current == "" || step.Get("source").Is("user") {
+			current, inRun = owner(step), true
+		}
+		if current == "" {
+			continue
+		}
 		deferred[i] = true
-		a.sidechains[owner] = append(a.sidechains[owner], step)
+		a.sidechains[current] = append(a.sidechains[current], step)
 	}
 	return deferred
 }
@@ -178,7 +198,8 @@ func (a *Adapter) agentStep(step jsonraw.Value, parent string, mainTurn, old boo
 	calls := step.Get("tool_calls")
 	llmCalls, counted := step.Get("llm_call_count").Int()
 	tokens, cost, hasTokens, hasCost := stepTokens(step.Get("metrics"), old)
-	a.summed.add(float64(tokens.In), float64(tokens.Out), float64(tokens.CacheRead), cost, hasTokens, hasTokens, hasTokens, hasCost)
+	a.summed.add(tally{in: float64(tokens.In), out: float64(tokens.Out), cached: float64(tokens.CacheRead), written: float64(tokens.CacheWrite), cost: cost,
+		hasIn: hasTokens, hasOut: hasTokens, hasCache: hasTokens, hasWritten: hasTokens, hasCost: hasCost})
 	if mainTurn && (!counted || llmCalls != 0) {
 		a.sum.Turns++
 	}
@@ -337,13 +358,15 @@ func refSummaries(b *jsonraw.Builder, refs jsonraw.Value) dialog.Text {
 // end writes the result of call id, its status from what the producer
 // says (see failure).
 func (a *Adapter) end(id, parent string, out dialog.Text, extras ...jsonraw.Value) {
+	name := ""
 	for i, c := range a.open {
 		if c.id == id {
+			name = c.name
 			a.open = append(a.open[:i], a.open[i+1:]...)
 			break
 		}
 	}
-	failed, code := failure(out.String(), extras...)
+	failed, code := failure(name, out.String(), extras...)
 	if code.Exists() {
 		var b jsonraw.Builder
 		b.Reset()
@@ -370,7 +393,7 @@ func (a *Adapter) isOpen(id string) bool {
 // failure reads the flags producers put beside a result (ATIF itself has
 // none): any that says the call failed wins. code is a non-zero exit code
 // when one was given, for the output's "[exit code N]".
-func failure(out string, extras ...jsonraw.Value) (failed bool, code jsonraw.Value) {
+func failure(name, out string, extras ...jsonraw.Value) (failed bool, code jsonraw.Value) {
 	for _, x := range extras {
 		if !x.IsObject() {
 			continue
@@ -393,11 +416,12 @@ func failure(out string, extras ...jsonraw.Value) (failed bool, code jsonraw.Val
 			}
 		}
 	}
-	if strings.Contains(out, "[error] tool reported failure") {
+	last := lastLine(out)
+	if last == "[error] tool reported failure" { // Harbor's Claude Code converter ends a failed result so
 		failed = true
 	}
-	if !code.Exists() {
-		if n, ok := statedExitCode(out); ok {
+	if !code.Exists() && shellTool(name) {
+		if n, ok := statedExitCode(last); ok {
 			failed = true
 			code, _ = jsonraw.Parse([]byte(n))
 		}
@@ -405,13 +429,34 @@ func failure(out string, extras ...jsonraw.Value) (failed bool, code jsonraw.Val
 	return failed, code
 }
 
+// lastLine is the last line of out that is not blank.
+func lastLine(out string) string {
+	out = strings.TrimRight(out, " \t\r\n")
+	return out[strings.LastIndexByte(out, '\n')+1:]
+}
+
+// shellTool reports whether a call's name is a shell's, whose output may
+// end by stating its exit code (bash, bash_command, run_shell_command,
+// terminal, exec…).
+func shellTool(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range []string{"bash", "shell", "terminal", "exec", "command", "sh"} {
+		if name == w || strings.Contains(name, w) && w != "sh" {
+			return true
+		}
+	}
+	return false
+}
+
 // exitCodeLine is a line in which a tool states how its command exited
 // ("Exit Code: 2", as Harbor's oracle and Gemini CLI's shell tool write it).
-var exitCodeLine = regexp.MustCompile(`(?m)^Exit Code: (-?[0-9]+)\s*$`)
+var exitCodeLine = regexp.MustCompile(`^Exit Code: (-?[0-9]+)\s*$`)
 
-// statedExitCode is the non-zero exit code the output states, if any.
-func statedExitCode(out string) (string, bool) {
-	m := exitCodeLine.FindStringSubmatch(out)
+// statedExitCode is the non-zero exit code a shell tool's last line of
+// output states, if any: a line the command printed itself, higher up
+// (a log it showed), says nothing of how it exited.
+func statedExitCode(last string) (string, bool) {
+	m := exitCodeLine.FindStringSubmatch(last)
 	if m == nil || m[1] == "0" {
 		return "", false
 	}
@@ -439,6 +484,13 @@ func (a *Adapter) systemStep(step jsonraw.Value, parent string, old bool) {
 	a.observation(step, []string{id}, parent, old)
 }
 
+// subagent converts a subagent's trajectory under call, and closes what
+// it left open before the call itself ends.
+func (a *Adapter) subagent(doc jsonraw.Value, call string) {
+	a.steps(doc, call, oldPrompts(doc))
+	a.closeOpen(func(c openCall) bool { return c.parent == call })
+}
+
 // refs converts the subagents a result refers to, each under call.
 func (a *Adapter) refs(refs jsonraw.Value, call string, old bool) {
 	if refs.IsObject() { // the v1.0 text's single ref
@@ -458,7 +510,7 @@ func (a *Adapter) ref(ref jsonraw.Value, call string, old bool) {
 		sub := &a.embedded[i]
 		if !sub.used && (id != "" && sub.id == id || id == "" && session != "" && sub.session == session) {
 			sub.used = true
-			a.steps(sub.doc, call, oldPrompts(sub.doc))
+			a.subagent(sub.doc, call)
 			return
 		}
 	}
@@ -466,7 +518,7 @@ func (a *Adapter) ref(ref jsonraw.Value, call string, old bool) {
 	if raw, ok := a.files[path]; ok && path != "" {
 		delete(a.files, path)
 		if sub, ok := jsonraw.Parse(raw); ok {
-			a.steps(sub, call, oldPrompts(sub))
+			a.subagent(sub, call)
 			return
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // TestCorpusMessageTokens: over every capture, the tokens of message
@@ -26,7 +27,7 @@ import (
 func TestCorpusMessageTokens(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
 	if len(files) == 0 {
-		t.Skipf("no captures in %s (the shared corpus is not checked out here)", corpusDir)
+		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out here)", corpusDir)
 	}
 	carried := 0
 	for _, f := range files {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // TestCorpusMessageTokens: over every session of the corpus, read with its
@@ -24,7 +25,7 @@ import (
 // text block, once per message.id.
 func TestCorpusMessageTokens(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no session files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no session files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	ins, ok, err := claudesession.Inputs(corpusDir)
 	require.NoError(t, err)

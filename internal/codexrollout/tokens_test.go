@@ -18,6 +18,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/codexrollout"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // TestCorpusMessageTokens: over every rollout, the tokens of message
@@ -31,7 +32,7 @@ import (
 func TestCorpusMessageTokens(t *testing.T) {
 	files := adaptertest.Files(t, corpusDir, "*.jsonl")
 	if len(files) == 0 {
-		t.Skipf("no rollouts in %s (the shared corpus is not checked out beside the repo)", corpusDir)
+		testskip.Missingf(t, "no rollouts in %s (the shared corpus is not checked out beside the repo)", corpusDir)
 	}
 	carried := 0
 	for _, f := range files {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // conversationKinds are, per corpus folder, the record kinds that carry
@@ -69,7 +70,7 @@ func carriesConversation(folder, kind string) bool {
 // kinds skipped under a reason are allowed, and listed (-v).
 func TestCorpusAccounting(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no captures in %s (the shared corpus is not checked out)", corpusDir)
+		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out)", corpusDir)
 	}
 	dirs, err := os.ReadDir(corpusDir)
 	require.NoError(t, err)
