@@ -200,7 +200,7 @@ func (a *Adapter) toolResult(ev *event) {
 	var out dialog.Text
 	if failed {
 		out = a.errorText(ev.errv, ev.output)
-	} else if code, ok := ShellExitCode(ev.output.Body()); shell && ev.output.IsString() && ok && code != 0 {
+	} else if code, ok := DisplayedExitCode(ev.output.Body()); shell && ev.output.IsString() && ok && code != 0 {
 		failed = true
 		a.text.Reset()
 		a.text.Text("[exit code " + strconv.FormatInt(code, 10) + "]")

@@ -26,9 +26,22 @@ const ShellTool = "run_shell_command"
 //
 // ok is false when the text states no integer code.
 func ShellExitCode(body []byte) (code int64, ok bool) {
+	return shellExitCode(body, false)
+}
+
+// DisplayedExitCode is ShellExitCode for the text the stream displays: a
+// trailer counts only with a line of it beside "Exit Code:" (debug mode
+// writes the whole trailer), since a last line "Exit Code: N" alone may
+// be the end of what the command printed.
+func DisplayedExitCode(body []byte) (code int64, ok bool) {
+	return shellExitCode(body, true)
+}
+
+func shellExitCode(body []byte, needMarker bool) (code int64, ok bool) {
 	if rest, found := bytes.CutPrefix(body, []byte("Command exited with code: ")); found {
 		return integer(rest)
 	}
+	marker := false
 	for rest := body; ; {
 		var line []byte
 		if i := lastNewline(rest); i < 0 {
@@ -39,12 +52,16 @@ func ShellExitCode(body []byte) (code int64, ok bool) {
 		line = bytes.TrimSuffix(line, []byte(`\r`))
 		switch {
 		case bytes.HasPrefix(line, []byte("Exit Code: ")):
+			if needMarker && !marker {
+				return 0, false
+			}
 			return integer(line[len("Exit Code: "):])
-		case len(line) == 0,
-			bytes.HasPrefix(line, []byte("Signal: ")),
+		case len(line) == 0:
+		case bytes.HasPrefix(line, []byte("Signal: ")),
 			bytes.HasPrefix(line, []byte("Background PIDs: ")),
 			bytes.HasPrefix(line, []byte("Process Group PGID: ")),
 			string(line) == "</untrusted_context>":
+			marker = true
 		default:
 			return 0, false
 		}

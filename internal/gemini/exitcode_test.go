@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
@@ -40,5 +41,30 @@ func TestShellExitCode(t *testing.T) {
 		code, ok := ShellExitCode(v.Body())
 		assert.Equal(t, tt.ok, ok, tt.name)
 		assert.Equal(t, tt.code, code, tt.name)
+	}
+}
+
+// TestDisplayedExitCode: in the stream's displayed output a last line
+// "Exit Code: N" alone may be the end of what the command printed (a log
+// it showed): only a trailer with its other lines, or Gemini CLI's own
+// "Command exited with code: N", says how the command exited.
+func TestDisplayedExitCode(t *testing.T) {
+	for output, want := range map[string]int64{
+		`"retrying flaky step\nExit Code: 1"`:                    -1,
+		`"Output: x\nExit Code: 3"`:                              -1,
+		`"Output: x\nExit Code: 3\nProcess Group PGID: 9"`:       3,
+		`"Output: x\nExit Code: 2\nSignal: (none)\n"`:            2,
+		`"Command exited with code: 1"`:                          1,
+		`"<untrusted_context>\nOutput: x\n</untrusted_context>"`: -1,
+	} {
+		v, ok := jsonraw.Parse([]byte(output))
+		require.True(t, ok)
+		code, ok := DisplayedExitCode(v.Body())
+		if want < 0 {
+			assert.False(t, ok, output)
+			continue
+		}
+		assert.True(t, ok, output)
+		assert.Equal(t, want, code, output)
 	}
 }
