@@ -176,8 +176,12 @@ type Adapter struct {
 	mainSeen bool // a main-thread message was seen
 	lone     bool // the stream is a subagent's own file
 
-	turns       int
-	openMain    int
+	turns    int
+	openMain int
+	// lost are main-thread calls open at an unreadable line of the
+	// session file (holeAfter); lostLine is that line.
+	lost        []string
+	lostLine    int64
 	last        lastMessage
 	interrupted bool
 	durMS       int64

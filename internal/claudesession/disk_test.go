@@ -96,6 +96,35 @@ func TestTornLineKeepsWhatCameBefore(t *testing.T) {
 	assert.Equal(t, int32(cut-1), g.parent[cut], "the child of the torn line: the line before it")
 }
 
+// TestTornResultLine: a tool result's line cut in half loses that result
+// alone: once a later answer shows the conversation went on, the call is
+// closed as an error that names the line, and the session's ending is its
+// last answer's, not "incomplete".
+func TestTornResultLine(t *testing.T) {
+	u := func(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", i) }
+	line := func(i int, typ, message string) string {
+		parent := "null"
+		if i > 0 {
+			parent = `"` + u(i-1) + `"`
+		}
+		return `{"parentUuid":` + parent + `,"isSidechain":false,"cwd":"/w","sessionId":"s","type":"` + typ + `","message":` + message +
+			`,"uuid":"` + u(i) + `","timestamp":"2026-01-15T17:00:0` + fmt.Sprint(i) + `.000Z"}`
+	}
+	lines := []string{
+		line(0, "user", `{"role":"user","content":"list it"}`),
+		line(1, "assistant", `{"id":"m1","role":"assistant","model":"claude-x","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}`),
+		line(2, "user", `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a b c"}]}`),
+		line(3, "assistant", `{"id":"m2","role":"assistant","model":"claude-x","content":[{"type":"text","text":"Three files."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`),
+	}
+	lines[2] = lines[2][:len(lines[2])/2]
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	writeLines(t, path, lines)
+	out, _ := convertSession(t, path, Options{})
+	assert.Contains(t, string(out), `"tool_id":"toolu_1","name":"Bash","status":"error","error":"[no result in the session file: line 3, which could not be read, may have held it]"`)
+	assert.Contains(t, string(out), `"Three files."`)
+	assert.Contains(t, string(out), `"type":"complete","status":"success"`)
+}
+
 // TestWholeFileUnchangedByHoleRule: a parent never seen in a file with no
 // unreadable line is a root, as it always was (a session resumed from
 // another file names a parent that is not in this one).

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
@@ -74,9 +76,38 @@ func (a *Adapter) unreadable(v jsonraw.Value) error {
 	}
 	if line > 0 {
 		text = "line " + strconv.FormatInt(line, 10) + " of " + what + " could not be read (" + reason + "): skipped"
+		if v.Get("agentId").Str() == "" {
+			a.holeAfter(line)
+		}
 	}
 	a.notice(text, v.Get("toolUseId").Str())
 	return &adapter.LineError{File: file, Line: int(line), Err: errors.New(reason + v.Get("preview").Str())}
+}
+
+// holeAfter notes the main thread's calls open when line of the session
+// file could not be read: if the conversation goes on past them (a later
+// answer of the model's), their results were on that line, or on another
+// that was lost; closeLost ends them then, saying so, so that a torn
+// result is not taken for a call that never returned.
+func (a *Adapter) holeAfter(line int64) {
+	for id, t := range a.tools {
+		if t.main && t.open > 0 && !slices.Contains(a.lost, id) {
+			a.lost = append(a.lost, id)
+		}
+	}
+	slices.Sort(a.lost) // map order is no order: the dialog must not depend on it
+	a.lostLine = line
+}
+
+// closeLost ends the calls holeAfter noted that are still open, when a
+// later answer of the main thread shows the conversation went on.
+func (a *Adapter) closeLost() {
+	for _, id := range a.lost {
+		if t := a.tools[id]; t != nil && t.open > 0 {
+			a.endTool(id, dialog.Plain("[no result in the session file: line "+strconv.FormatInt(a.lostLine, 10)+", which could not be read, may have held it]"), true, "")
+		}
+	}
+	a.lost = a.lost[:0]
 }
 
 // Why a line is unreadable, as the stream tells it.

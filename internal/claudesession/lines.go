@@ -69,6 +69,9 @@ func (a *Adapter) assistant(l line, parent string) error {
 	}
 	if main {
 		if a.last.key != key {
+			if len(a.lost) > 0 {
+				a.closeLost() // a later answer: the conversation went on past the lost results
+			}
 			a.last = lastMessage{key: key}
 		}
 		if s := stop.Str(); s != "" {
