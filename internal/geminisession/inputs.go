@@ -28,7 +28,7 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 		if err != nil || !mine {
 			return nil, false, err
 		}
-		return []adapter.Input{{Name: path, Open: func() (io.ReadCloser, error) { return OpenSession(path) }}}, true, nil
+		return []adapter.Input{input(path)}, true, nil
 	}
 	// A bad entry (a dangling symlink, an unreadable file) is one failed
 	// input: the other chats still convert.
@@ -40,7 +40,7 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 		return nil, false, err
 	}
 	return sessionfile.Inputs(entries, func(f string) adapter.Input {
-		return adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return OpenSession(f) }}
+		return input(f)
 	})
 }
 
@@ -106,11 +106,28 @@ func isDocument(path string) (bool, error) {
 // of <folder>/<session id>/<agent id>.jsonl, each in an envelope naming
 // the call. The files are read once, in one pass, each as it comes.
 func OpenSession(path string) (io.ReadCloser, error) {
+	return OpenSessionLimited(path, 0)
+}
+
+// OpenSessionLimited is OpenSession with its lines held to maxLine bytes
+// (--max-line: 0 the default, < 0 no bound): a longer line is reported
+// as a bad record, not held. A message of the JSON-document form is
+// decoded whole before it is a line: memory follows the largest message.
+func OpenSessionLimited(path string, maxLine int64) (io.ReadCloser, error) {
 	f, err := sessionfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return &spliced{dir: filepath.Dir(path), srcs: []*source{{rc: f, fr: frame.NewReader(lines(f), frame.Options{})}}, done: map[string]bool{}}, nil
+	fopt := frame.Options{MaxLine: maxLine}
+	return &spliced{dir: filepath.Dir(path), fopt: fopt, srcs: []*source{{rc: f, fr: frame.NewReader(lines(f), fopt)}}, done: map[string]bool{}}, nil
+}
+
+// input is the dialog of the chat file at path.
+func input(path string) adapter.Input {
+	return adapter.Input{Name: path,
+		Open:        func() (io.ReadCloser, error) { return OpenSession(path) },
+		OpenLimited: func(maxLine int64) (io.ReadCloser, error) { return OpenSessionLimited(path, maxLine) },
+	}
 }
 
 // source is one file being read: the session's, or a subagent's.
@@ -134,7 +151,8 @@ type subagent struct {
 // spliced is the stream: the sources' records, subagents' in envelopes.
 type spliced struct {
 	dir  string
-	srcs []*source // a stack: the session, then the subagent being read
+	fopt frame.Options // the framing of every file, --max-line
+	srcs []*source     // a stack: the session, then the subagent being read
 	done map[string]bool
 	out  []byte
 	off  int
@@ -168,7 +186,7 @@ func (s *spliced) next() error {
 			return err
 		}
 		s.out = append(s.out, ag.start...)
-		s.srcs = append(s.srcs, &source{rc: f, fr: frame.NewReader(f, frame.Options{}), callID: callIDOf(ag.start)})
+		s.srcs = append(s.srcs, &source{rc: f, fr: frame.NewReader(f, s.fopt), callID: callIDOf(ag.start)})
 		return nil
 	}
 	if src.pending != nil {

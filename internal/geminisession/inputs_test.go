@@ -425,3 +425,37 @@ func eventOf(t *testing.T, line string) adapter.Event {
 	require.True(t, ok, line)
 	return adapter.Event{Value: v}
 }
+
+// TestMaxLineReachesTheChat: --max-line holds a chat file's lines: a
+// longer one is reported and not held; with no bound it converts.
+func TestMaxLineReachesTheChat(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	chat := `{"sessionId":"s","projectHash":"h","startTime":"2026-03-01T11:00:00.000Z","lastUpdated":"2026-03-01T11:00:00.000Z","kind":"main"}
+{"id":"u1","timestamp":"2026-03-01T11:00:01.000Z","type":"user","content":[{"text":"say it"}]}
+{"id":"g1","timestamp":"2026-03-01T11:00:02.000Z","type":"gemini","content":"` + long + `","model":"gemini-2.5-pro"}
+{"id":"g2","timestamp":"2026-03-01T11:00:03.000Z","type":"gemini","content":"done","model":"gemini-2.5-pro"}
+`
+	path := filepath.Join(t.TempDir(), "session-1.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(chat), 0o644))
+	ins, ok, err := geminisession.Inputs(path)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.NotNil(t, ins[0].OpenLimited)
+	conv := func(maxLine int64) (string, string) {
+		r, err := ins[0].OpenLimited(maxLine)
+		require.NoError(t, err)
+		defer r.Close()
+		var out, diag bytes.Buffer
+		c := dispatch.New(&out, dialog.Options{}, dispatch.Options{Formats: []adapter.Format{geminisession.Format()}, Forced: true, Stderr: &diag, MaxLine: maxLine})
+		require.NoError(t, c.Feed(r, path))
+		require.NoError(t, c.Close(nil))
+		return out.String(), diag.String()
+	}
+	out, diag := conv(1000)
+	assert.NotContains(t, out, long)
+	assert.Contains(t, out, `"done"`)
+	assert.Contains(t, diag, "skipped")
+	out, diag = conv(-1)
+	assert.Contains(t, out, long)
+	assert.Empty(t, diag)
+}
