@@ -32,6 +32,7 @@ type viewOptions struct {
 	follow      bool
 	idleTimeout time.Duration
 	redact      []string
+	maxText     int
 }
 
 func newViewCmd() *cobra.Command {
@@ -75,6 +76,8 @@ else less -R. --follow draws a dialog (or transcript) as it is written.`,
 	o.idleTimeout = 5 * time.Minute
 	f.Var((*durationValue)(&o.idleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
 	f.StringArrayVar(&o.redact, "redact", nil, "mask every match of `REGEX` in every string (repeatable)")
+	o.maxText = dialog.DefaultMaxText
+	f.Var(sizeValue[int]{&o.maxText}, "max-text", maxTextUsage)
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -90,6 +93,9 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	}
 	if o.idleTimeout < 0 {
 		return usagef("--idle-timeout cannot be negative")
+	}
+	if err := checkMaxText(o.maxText); err != nil {
+		return err
 	}
 	tty, width, height := terminal(stdout)
 	color := false
@@ -117,7 +123,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		s := view.NewStream(stdout, vopt)
 		// What is not shown is counted, and said before the closing line.
 		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits()}}
-		err := followDialog(file, o.idleTimeout, stderr, func(line []byte, n int64) error {
+		err := followDialog(file, o.idleTimeout, o.maxText, stderr, func(line []byte, n int64) error {
 			if n > 0 {
 				unshown.LeftOut.LongLines++
 				unshown.LeftOut.LongBytes += n
@@ -145,7 +151,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		return refusef("%s holds %d sessions and view shows one: name it (%s view %s), or export them all (%s export --html --out-dir DIR %s)",
 			file, len(sessions), name, sessions[0], name, file)
 	}
-	src, err := dialogSource(ctx, file, stdin, stderr)
+	src, err := dialogSourceText(ctx, file, stdin, stderr, o.maxText)
 	if err != nil {
 		return err
 	}
@@ -162,6 +168,18 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	}
 	_, err = stdout.Write(out.Bytes())
 	return err
+}
+
+// maxTextUsage is view's and export's --max-text: it caps what a
+// conversion on the fly keeps; a dialog is shown as it was written.
+const maxTextUsage = "when FILE is converted, cut tool results, errors and args strings to `BYTES` (16k, 2M: KiB, MiB) with a marker (0 or -1: no cap)"
+
+// checkMaxText refuses a --max-text below -1.
+func checkMaxText(n int) error {
+	if n < -1 {
+		return usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", n)
+	}
+	return nil
 }
 
 // terminal reports whether w is a terminal, and its size (80 columns when
@@ -212,6 +230,12 @@ func page(out []byte, stdout, stderr io.Writer) error {
 // comes before a read error it caused. It is the one place where view and
 // export call the converter.
 func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.Writer) (io.ReadCloser, error) {
+	return dialogSourceText(ctx, file, stdin, stderr, dialog.DefaultMaxText)
+}
+
+// dialogSourceText is dialogSource converting with tool results, errors
+// and args strings cut to maxText bytes (--max-text; <= 0: no cap).
+func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
 	if file == "-" && isTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
@@ -219,7 +243,7 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 	closeFile := func() {}
 	if file != "-" {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
-			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin, 1), stderr)
+			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin, 1), stderr, maxText)
 		}
 		f, err := openInput(file)
 		if err != nil {
@@ -248,11 +272,11 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 	if file != "-" {
 		if srcs := sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].format != nil {
 			done()
-			return convertSources(ctx, srcs, stderr) // a session: read as its format says
+			return convertSources(ctx, srcs, stderr, maxText) // a session: read as its format says
 		}
 	}
 	src.inputs = []*input{readerInput(in, src.name)}
-	rc, err := convertSource(ctx, src, stderr)
+	rc, err := convertSourceText(ctx, src, stderr, maxText)
 	if err != nil {
 		done()
 		return nil, err
@@ -328,19 +352,25 @@ func folderSessions(file string, stdin io.Reader) []string {
 
 // convertSources converts the sources of a FILE (a session file, or a
 // folder holding one session) as it is read.
-func convertSources(ctx context.Context, srcs []source, stderr io.Writer) (io.ReadCloser, error) {
+func convertSources(ctx context.Context, srcs []source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	src, err := oneDialog(srcs)
 	if err != nil {
 		return nil, err
 	}
-	return convertSource(ctx, src, stderr)
+	return convertSourceText(ctx, src, stderr, maxText)
 }
 
 // convertSource converts src into a dialog as it is read, with the
 // converter's defaults (its clock pinned by SOURCE_DATE_EPOCH).
 func convertSource(ctx context.Context, src source, stderr io.Writer) (io.ReadCloser, error) {
+	return convertSourceText(ctx, src, stderr, dialog.DefaultMaxText)
+}
+
+// convertSourceText is convertSource with texts cut to maxText bytes
+// (<= 0: no cap).
+func convertSourceText(ctx context.Context, src source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	pr, pw := io.Pipe()
-	j, err := viewJob(src, pw, stderr)
+	j, err := viewJob(src, pw, stderr, maxText)
 	if err != nil {
 		return nil, err
 	}
@@ -356,12 +386,17 @@ func convertSource(ctx context.Context, src source, stderr io.Writer) (io.ReadCl
 
 // viewJob converts src into w with the converter's defaults (its clock
 // pinned by SOURCE_DATE_EPOCH), in the format that claimed it, else any.
-func viewJob(src source, w io.Writer, stderr io.Writer) (*job, error) {
+// Tool results, errors and args strings are cut to maxText bytes (<= 0:
+// no cap).
+func viewJob(src source, w io.Writer, stderr io.Writer, maxText int) (*job, error) {
 	clock, err := envClock()
 	if err != nil {
 		return nil, err
 	}
-	opt := dialog.Options{Clock: clock}
+	if maxText <= 0 {
+		maxText = -1 // dialog.Options: < 0 is no cap, 0 its default
+	}
+	opt := dialog.Options{Clock: clock, MaxText: maxText}
 	_, opt.PinnedClock = clock.(dialog.FixedClock)
 	if wd, err := os.Getwd(); err == nil {
 		opt.DefaultCWD = wd
@@ -401,7 +436,7 @@ func firstLineCapped(br *bufio.Reader, max int) ([]byte, error) {
 //
 // fn gets each line, or for a line longer than dialogread.DefaultMaxBytes,
 // read without being kept, an empty one and its length.
-func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(line []byte, long int64) error) error {
+func followDialog(file string, idle time.Duration, maxText int, stderr io.Writer, fn func(line []byte, long int64) error) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	opt := follow.Options{Idle: idle, Grace: followGrace, Stop: stop}
@@ -439,7 +474,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(lin
 	}
 
 	pr, pw := io.Pipe()
-	j, err := viewJob(source{name: file, inputs: []*input{readerInput(in, file)}}, pw, stderr)
+	j, err := viewJob(source{name: file, inputs: []*input{readerInput(in, file)}}, pw, stderr, maxText)
 	if err != nil {
 		return err
 	}
