@@ -56,7 +56,9 @@ func newDialog() *dialogLines {
 	return d
 }
 
-func (d *dialogLines) message(text string) { d.add(`"type":"message","role":"assistant","content":%q`, text) }
+func (d *dialogLines) message(text string) {
+	d.add(`"type":"message","role":"assistant","content":%q`, text)
+}
 
 func (d *dialogLines) call(id, parent string) {
 	d.add(`"type":"tool","tool_id":%q,"name":"Bash","status":"running","args":{"command":"run %s"},"parent_tool_id":%q`, id, id, parent)
@@ -83,7 +85,9 @@ func TestDrawsBeforeTheEnd(t *testing.T) {
 	pr, pw := io.Pipe()
 	out := signalWriter{writes: make(chan string, 100)}
 	done := make(chan error, 1)
-	go func() { done <- view.DrawFrom(out, pr, nil, dialogread.DefaultMaxBytes, view.Options{Width: 80}, view.DefaultHold()) }()
+	go func() {
+		done <- view.DrawFrom(out, pr, nil, dialogread.DefaultMaxBytes, view.Options{Width: 80}, view.DefaultHold())
+	}()
 	_, err := io.WriteString(pw, d.b.String())
 	require.NoError(t, err)
 	var seen strings.Builder
