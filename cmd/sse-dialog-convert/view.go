@@ -155,19 +155,24 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	if err != nil {
 		return err
 	}
-	d, err := readSource(src, file, red)
-	if err != nil {
-		return err
+	// Drawn as it is read: the first screen shows before the rest is
+	// read, and what is held is what waits to be merged, not the dialog.
+	out := &pagedOutput{stdout: stdout, stderr: stderr}
+	if tty && !o.noPager && height > 0 {
+		out.height = height
 	}
-	var out bytes.Buffer
-	if err := view.Render(&out, d, vopt); err != nil {
-		return err
+	err = view.DrawFrom(out, src, red, dialogread.DefaultMaxBytes, vopt, view.DefaultHold())
+	cerr := src.Close()
+	perr := out.Close()
+	switch {
+	case errors.Is(err, errPagerQuit) || errors.Is(perr, errPagerQuit):
+		return nil // quitting a pager early is not our failure
+	case cerr != nil:
+		return cerr // the conversion's failure, before the read error it caused
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", quoteName(file), err)
 	}
-	if tty && !o.noPager && height > 0 && bytes.Count(out.Bytes(), []byte("\n")) >= height {
-		return page(out.Bytes(), stdout, stderr)
-	}
-	_, err = stdout.Write(out.Bytes())
-	return err
+	return perr
 }
 
 // maxTextUsage is view's and export's --max-text: it caps what a
@@ -196,22 +201,77 @@ func terminal(w io.Writer) (tty bool, width, height int) {
 	return true, width, height
 }
 
-// page shows out through $PAGER (run by the shell, as git does), else
-// less -R; a pager that cannot start leaves the output printed as it is.
-func page(out []byte, stdout, stderr io.Writer) error {
-	var cmd *exec.Cmd
-	if p := strings.TrimSpace(os.Getenv("PAGER")); p != "" {
-		cmd = exec.Command("sh", "-c", p)
+// pagedOutput is view's output: held until it fills a screen (height
+// lines), then piped to $PAGER (run by the shell, as git does), else
+// less -R, as it is written; shorter output, or output with no height, is
+// written as it is. A pager that cannot start leaves the output printed.
+type pagedOutput struct {
+	stdout, stderr io.Writer
+	height         int // 0: never page
+	held           bytes.Buffer
+	lines          int
+	direct         bool
+	pager          *exec.Cmd
+	pipe           io.WriteCloser
+}
+
+// errPagerQuit: the pager was quit before the dialog was all drawn.
+var errPagerQuit = errors.New("the pager was quit")
+
+func (p *pagedOutput) Write(b []byte) (int, error) {
+	switch {
+	case p.pipe != nil:
+		if _, err := p.pipe.Write(b); err != nil {
+			return 0, errPagerQuit
+		}
+		return len(b), nil
+	case p.height == 0 || p.direct:
+		return p.stdout.Write(b)
+	}
+	p.held.Write(b)
+	p.lines += bytes.Count(b, []byte("\n"))
+	if p.lines < p.height {
+		return len(b), nil
+	}
+	if err := p.startPager(); err != nil {
+		p.direct = true
+	}
+	held := p.held.Bytes()
+	p.held = bytes.Buffer{}
+	if _, err := p.Write(held); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (p *pagedOutput) startPager() error {
+	if s := strings.TrimSpace(os.Getenv("PAGER")); s != "" {
+		p.pager = exec.Command("sh", "-c", s)
 	} else {
-		cmd = exec.Command("less", "-R")
+		p.pager = exec.Command("less", "-R")
 	}
-	cmd.Stdin = bytes.NewReader(out)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Start(); err != nil {
-		_, werr := stdout.Write(out)
-		return werr
+	p.pager.Stdout, p.pager.Stderr = p.stdout, p.stderr
+	pipe, err := p.pager.StdinPipe()
+	if err != nil {
+		return err
 	}
-	if err := cmd.Wait(); err != nil {
+	if err := p.pager.Start(); err != nil {
+		return err
+	}
+	p.pipe = pipe
+	return nil
+}
+
+// Close writes what is held (output shorter than a screen), or ends the
+// pager's input and waits for the reader to quit it.
+func (p *pagedOutput) Close() error {
+	if p.pipe == nil {
+		_, err := p.stdout.Write(p.held.Bytes())
+		p.held = bytes.Buffer{}
+		return err
+	}
+	p.pipe.Close()
+	if err := p.pager.Wait(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			return nil // quitting a pager early is not our failure

@@ -75,12 +75,41 @@ func TestViewRedacts(t *testing.T) {
 	assert.Contains(t, out, "[REDACTED]")
 }
 
-// TestPagerIsRunByTheShell: $PAGER gets the whole output on its stdin.
+// TestPagerIsRunByTheShell: once the output fills a screen, $PAGER gets
+// all of it on its stdin, what came before and what comes after; output
+// shorter than a screen is written as it is.
 func TestPagerIsRunByTheShell(t *testing.T) {
 	t.Setenv("PAGER", "tr a-z A-Z")
 	var out, errOut bytes.Buffer
-	require.NoError(t, page([]byte("abc\ndef\n"), &out, &errOut))
-	assert.Equal(t, "ABC\nDEF\n", out.String())
+	p := &pagedOutput{stdout: &out, stderr: &errOut, height: 2}
+	for _, s := range []string{"abc\n", "def\n", "ghi\n"} {
+		_, err := p.Write([]byte(s))
+		require.NoError(t, err)
+	}
+	require.NoError(t, p.Close())
+	assert.Equal(t, "ABC\nDEF\nGHI\n", out.String())
+
+	out.Reset()
+	p = &pagedOutput{stdout: &out, stderr: &errOut, height: 3}
+	_, err := p.Write([]byte("abc\ndef\n"))
+	require.NoError(t, err)
+	require.NoError(t, p.Close())
+	assert.Equal(t, "abc\ndef\n", out.String(), "shorter than a screen: no pager")
+}
+
+// TestPagerQuitEarly: a pager quit before the end stops the drawing, and
+// is no failure.
+func TestPagerQuitEarly(t *testing.T) {
+	t.Setenv("PAGER", "head -c 1 >/dev/null")
+	var out, errOut bytes.Buffer
+	p := &pagedOutput{stdout: &out, stderr: &errOut, height: 1}
+	line := []byte(strings.Repeat("x", 1<<10) + "\n")
+	var err error
+	for i := 0; i < 1<<12 && err == nil; i++ { // 4 MiB: more than a pipe holds
+		_, err = p.Write(line)
+	}
+	assert.ErrorIs(t, err, errPagerQuit)
+	assert.NoError(t, p.Close())
 }
 
 // TestViewFollow draws a dialog and a transcript while they are written,
