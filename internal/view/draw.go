@@ -32,8 +32,9 @@ func DefaultHold() Hold { return Hold{Bytes: 1 << 20, Entries: 1000} }
 // figures of the whole dialog.
 //
 // What a Drawer keeps besides the held entries: the calls whose result
-// has not come, and the subagent calls drawn (name and times, for the
-// entries of theirs that may still come), with their text dropped.
+// has not come, and the last KeptSubagents subagent calls drawn (name and
+// times, for the entries of theirs that may still come), with their text
+// dropped.
 type Drawer struct {
 	r    *Renderer
 	w    io.Writer
@@ -59,10 +60,17 @@ type Drawer struct {
 	init, complete *dialogread.Entry
 	maxHeldEntries int // the most entries held at once, for tests
 	maxCalls       int // the most calls kept at once, for tests
-	// subagents are the drawn calls with entries under them: kept (their
-	// text dropped) for the entries of theirs that may still come.
+	// subagents are the drawn calls with entries under them, kept (their
+	// text dropped) while their entries may come; ended are the last
+	// KeptSubagents of them whose end is drawn, oldest first: an entry
+	// of an older one is drawn unnested.
 	subagents map[*dialogread.Node]bool
+	ended     []*dialogread.Node
 }
+
+// KeptSubagents is how many ended subagent calls a Drawer keeps for their
+// late entries, so that a dialog of many subagents is not held whole.
+const KeptSubagents = 64
 
 // item is a node to draw, or (end) the end of a call drawn early.
 type item struct {
@@ -214,25 +222,43 @@ func (d *Drawer) draw(n *dialogread.Node) {
 	}
 	n.Children = nil
 	drawn(n)
-	if n.IsTool() && (n.Result == nil || d.subagents[n]) {
+	switch {
+	case n.IsTool() && n.Result == nil:
 		d.drawnEarly[n] = true // what comes of it is drawn where it comes
-		return
+	case d.subagents[n]:
+		d.drawnEarly[n] = true
+		d.keepEnded(n)
+	default:
+		d.forget(n)
 	}
-	d.forget(n)
 }
 
 // finish lets go of a call drawn early whose end is now drawn, unless its
 // subagent may still write under it.
 func (d *Drawer) finish(n *dialogread.Node) {
 	drawn(n)
-	if !d.subagents[n] {
-		d.forget(n)
+	if d.subagents[n] {
+		d.keepEnded(n)
+		return
+	}
+	d.forget(n)
+}
+
+// keepEnded keeps an ended subagent call for its late entries, and lets
+// the oldest go past KeptSubagents.
+func (d *Drawer) keepEnded(n *dialogread.Node) {
+	d.ended = append(d.ended, n)
+	if len(d.ended) > KeptSubagents {
+		d.forget(d.ended[0])
+		d.ended[0] = nil
+		d.ended = d.ended[1:]
 	}
 }
 
 // forget lets go of a drawn node: no later entry is drawn under it.
 func (d *Drawer) forget(n *dialogread.Node) {
 	delete(d.drawnEarly, n)
+	delete(d.subagents, n)
 	if n.Entry.Type != "tool" {
 		return
 	}

@@ -141,6 +141,13 @@ func TestHeldIsBounded(t *testing.T) {
 		d.result(id, "sub ok")
 	}
 	d.result("task", "subagent done")
+	for i := range 1000 { // many subagents: the ended ones are let go
+		id := fmt.Sprintf("agent%d", i)
+		d.call(id, "")
+		d.message(fmt.Sprintf("sub %d", i))
+		d.add(`"type":"message","role":"assistant","content":"sub step","parent_tool_id":%q`, id)
+		d.result(id, "agent done")
+	}
 	d.add(`"type":"complete","status":"success","turns":5000`)
 	var out bytes.Buffer
 	dr := view.NewDrawer(&out, view.Options{Width: 80}, view.DefaultHold())
@@ -152,9 +159,25 @@ func TestHeldIsBounded(t *testing.T) {
 	require.NoError(t, dr.Close())
 	entries, calls := dr.Held()
 	assert.LessOrEqual(t, entries, 202, "15,000 entries, at most the subagent's 201 held at once")
-	assert.LessOrEqual(t, calls, 102, "the calls of the subagent at most")
-	assert.Contains(t, out.String(), "5101 tool calls")
-	assert.Equal(t, 1, strings.Count(out.String(), "✓ Bash done"), "the subagent's call is closed under its entries")
+	assert.LessOrEqual(t, calls, view.KeptSubagents+102, "the calls of the subagent, and the ended subagents kept")
+	assert.Contains(t, out.String(), "6101 tool calls")
+	assert.Equal(t, 1001, strings.Count(out.String(), "✓ Bash done"), "each subagent's call is closed under its entries")
+}
+
+// TestLateSubagentEntry: an entry of a subagent whose call has ended is
+// drawn nested under it, after its end.
+func TestLateSubagentEntry(t *testing.T) {
+	d := newDialog()
+	d.call("task", "")
+	d.add(`"type":"message","role":"assistant","content":"early","parent_tool_id":"task"`)
+	d.result("task", "done")
+	d.add(`"type":"message","role":"assistant","content":"late","parent_tool_id":"task"`)
+	var out bytes.Buffer
+	require.NoError(t, view.DrawFrom(&out, strings.NewReader(d.b.String()), nil, 0, view.Options{Width: 80}, view.DefaultHold()))
+	s := out.String()
+	assert.Contains(t, s, "│ ◆ assistant\n│   early")
+	assert.Contains(t, s, "│ ◆ assistant\n│   late")
+	assert.Less(t, strings.Index(s, "✓ Bash done"), strings.Index(s, "late"), s)
 }
 
 // TestFarResult: a call whose result comes past the hold is drawn running,
