@@ -50,8 +50,10 @@ FILE is a dialog.jsonl, or any input the converter reads (its formats are
 listed by sse-dialog-convert --help; compressed too; a session file or a folder
 holding one session), converted on the fly; standard input when absent or "-".
 Colour only on a terminal, never with NO_COLOR. The width is the terminal's
-(80 when not a terminal). Output longer than the screen goes through $PAGER,
-else less -R. --follow draws a dialog (or transcript) as it is written.`,
+(80 when not a terminal). The dialog is drawn as it is read, the closing line
+last; a call whose result comes more than 1,000 entries later is drawn running,
+and its result where it comes. Output longer than the screen goes through
+$PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`,
 		Example: `  sse-dialog-convert view "$SSE_ARCHIVE/dialog.jsonl"
   sse-dialog-convert view --full transcript.jsonl
   sse-dialog-convert view --follow run/dialog.jsonl
