@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,4 +222,62 @@ func TestMaxText(t *testing.T) {
 	code, _, errOut = runCLI(t, "", "view", "--max-text", "-2", in)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--max-text")
+}
+
+// chanWriter passes on each write as it comes.
+type chanWriter chan string
+
+func (w chanWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// TestViewDrawsAsItReads: view writes the first entries of a dialog on
+// standard input while the rest has not been written.
+func TestViewDrawsAsItReads(t *testing.T) {
+	raw, err := os.ReadFile("../../testdata/view/showcase.dialog.jsonl")
+	require.NoError(t, err)
+	lines := bytes.SplitAfter(raw, []byte("\n"))
+	pr, pw := io.Pipe()
+	out := make(chanWriter, 1000)
+	done := make(chan error, 1)
+	go func() {
+		done <- runView(context.Background(), viewOptions{color: "never", maxText: 16 << 10}, nil, pr, out, io.Discard)
+	}()
+	rest := make(chan struct{})
+	go func() { // the writer never blocks the test: a view that stopped fails it below
+		for i, l := range lines {
+			if i == 3 { // init, prompt, thinking written: the rest waits
+				<-rest
+			}
+			if _, err := pw.Write(l); err != nil {
+				return
+			}
+		}
+		pw.Close()
+	}()
+	var seen strings.Builder
+	timeout := time.After(10 * time.Second) // a hang fails; no measure
+	for !strings.Contains(seen.String(), "✱ thinking") {
+		select {
+		case s := <-out:
+			seen.WriteString(s)
+		case err := <-done:
+			t.Fatalf("view ended before its input (%v): %q", err, seen.String())
+		case <-timeout:
+			t.Fatalf("nothing drawn before the end of input: %q", seen.String())
+		}
+	}
+	close(rest)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("view did not end with its input")
+	}
+	close(out)
+	for s := range out {
+		seen.WriteString(s)
+	}
+	assert.Contains(t, seen.String(), "■ success")
 }
