@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
 	"github.com/ssebench/sse-dialog-convert/internal/runstats"
@@ -22,6 +23,8 @@ type exportOptions struct {
 	output string
 	outDir string
 	redact []string
+	// maxText cuts the texts of a FILE converted on the fly (<= 0: no cap).
+	maxText int
 }
 
 func newExportCmd() *cobra.Command {
@@ -62,6 +65,8 @@ match of a regular expression in every string before anything is written.`,
 	f.StringVarP(&o.output, "output", "o", "", "write the page to `PATH` (- for stdout); one FILE only")
 	f.StringVar(&o.outDir, "out-dir", "", "write one page per FILE into `DIR`, plus index.html")
 	f.StringArrayVar(&o.redact, "redact", nil, "mask every match of `REGEX` in every string (repeatable)")
+	o.maxText = dialog.DefaultMaxText
+	f.Var(sizeValue[int]{&o.maxText}, "max-text", maxTextUsage)
 	return cmd
 }
 
@@ -78,6 +83,9 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 	red, err := dialogread.NewRedactor(o.redact)
 	if err != nil {
 		return usagef("--redact: %v", err)
+	}
+	if err := checkMaxText(o.maxText); err != nil {
+		return err
 	}
 	// A folder of several sessions is a page per session: in --out-dir,
 	// where they are named apart; elsewhere it is refused, saying so.
@@ -139,7 +147,7 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 		}
 		out := outs[i]
 		run := htmlexport.Run{Href: pageHref(names[i]), Source: red.String(file)}
-		if err := exportOne(ctx, file, out, red, stdin, stdout, stderr, &run); err != nil {
+		if err := exportOne(ctx, file, out, o.maxText, red, stdin, stdout, stderr, &run); err != nil {
 			tell(stderr, err)
 			run.Href, run.Err = "", red.String(err.Error())
 			failed = true
@@ -162,8 +170,8 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 
 // exportOne reads one FILE and writes its page to out ("-": stdout), and
 // fills in the run's row for the index.
-func exportOne(ctx context.Context, file, out string, red *dialogread.Redactor, stdin io.Reader, stdout, stderr io.Writer, run *htmlexport.Run) error {
-	src, err := dialogSource(ctx, file, stdin, stderr)
+func exportOne(ctx context.Context, file, out string, maxText int, red *dialogread.Redactor, stdin io.Reader, stdout, stderr io.Writer, run *htmlexport.Run) error {
+	src, err := dialogSourceText(ctx, file, stdin, stderr, maxText)
 	if err != nil {
 		return err
 	}

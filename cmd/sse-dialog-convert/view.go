@@ -32,6 +32,7 @@ type viewOptions struct {
 	follow      bool
 	idleTimeout time.Duration
 	redact      []string
+	maxText     int
 }
 
 func newViewCmd() *cobra.Command {
@@ -49,8 +50,10 @@ FILE is a dialog.jsonl, or any input the converter reads (its formats are
 listed by sse-dialog-convert --help; compressed too; a session file or a folder
 holding one session), converted on the fly; standard input when absent or "-".
 Colour only on a terminal, never with NO_COLOR. The width is the terminal's
-(80 when not a terminal). Output longer than the screen goes through $PAGER,
-else less -R. --follow draws a dialog (or transcript) as it is written.`,
+(80 when not a terminal). The dialog is drawn as it is read, the closing line
+last; a call whose result comes more than 1,000 entries later is drawn running,
+and its result where it comes. Output longer than the screen goes through
+$PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`,
 		Example: `  sse-dialog-convert view "$SSE_ARCHIVE/dialog.jsonl"
   sse-dialog-convert view --full transcript.jsonl
   sse-dialog-convert view --follow run/dialog.jsonl
@@ -75,6 +78,8 @@ else less -R. --follow draws a dialog (or transcript) as it is written.`,
 	o.idleTimeout = 5 * time.Minute
 	f.Var((*durationValue)(&o.idleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
 	f.StringArrayVar(&o.redact, "redact", nil, "mask every match of `REGEX` in every string (repeatable)")
+	o.maxText = dialog.DefaultMaxText
+	f.Var(sizeValue[int]{&o.maxText}, "max-text", maxTextUsage)
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -90,6 +95,9 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	}
 	if o.idleTimeout < 0 {
 		return usagef("--idle-timeout cannot be negative")
+	}
+	if err := checkMaxText(o.maxText); err != nil {
+		return err
 	}
 	tty, width, height := terminal(stdout)
 	color := false
@@ -117,7 +125,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		s := view.NewStream(stdout, vopt)
 		// What is not shown is counted, and said before the closing line.
 		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits()}}
-		err := followDialog(file, o.idleTimeout, stderr, func(line []byte, n int64) error {
+		err := followDialog(file, o.idleTimeout, o.maxText, stderr, func(line []byte, n int64) error {
 			if n > 0 {
 				unshown.LeftOut.LongLines++
 				unshown.LeftOut.LongBytes += n
@@ -145,23 +153,40 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		return refusef("%s holds %d sessions and view shows one: name it (%s view %s), or export them all (%s export --html --out-dir DIR %s)",
 			file, len(sessions), name, sessions[0], name, file)
 	}
-	src, err := dialogSource(ctx, file, stdin, stderr)
+	src, err := dialogSourceText(ctx, file, stdin, stderr, o.maxText)
 	if err != nil {
 		return err
 	}
-	d, err := readSource(src, file, red)
-	if err != nil {
-		return err
+	// Drawn as it is read: the first screen shows before the rest is
+	// read, and what is held is what waits to be merged, not the dialog.
+	out := &pagedOutput{stdout: stdout, stderr: stderr}
+	if tty && !o.noPager && height > 0 {
+		out.height = height
 	}
-	var out bytes.Buffer
-	if err := view.Render(&out, d, vopt); err != nil {
-		return err
+	err = view.DrawFrom(out, src, red, dialogread.DefaultMaxBytes, vopt, view.DefaultHold())
+	cerr := src.Close()
+	perr := out.Close()
+	switch {
+	case errors.Is(err, errPagerQuit) || errors.Is(perr, errPagerQuit):
+		return nil // quitting a pager early is not our failure
+	case cerr != nil:
+		return cerr // the conversion's failure, before the read error it caused
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", quoteName(file), err)
 	}
-	if tty && !o.noPager && height > 0 && bytes.Count(out.Bytes(), []byte("\n")) >= height {
-		return page(out.Bytes(), stdout, stderr)
+	return perr
+}
+
+// maxTextUsage is view's and export's --max-text: it caps what a
+// conversion on the fly keeps; a dialog is shown as it was written.
+const maxTextUsage = "when FILE is converted, cut tool results, errors and args strings to `BYTES` (16k, 2M: KiB, MiB) with a marker (0 or -1: no cap)"
+
+// checkMaxText refuses a --max-text below -1.
+func checkMaxText(n int) error {
+	if n < -1 {
+		return usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", n)
 	}
-	_, err = stdout.Write(out.Bytes())
-	return err
+	return nil
 }
 
 // terminal reports whether w is a terminal, and its size (80 columns when
@@ -178,22 +203,77 @@ func terminal(w io.Writer) (tty bool, width, height int) {
 	return true, width, height
 }
 
-// page shows out through $PAGER (run by the shell, as git does), else
-// less -R; a pager that cannot start leaves the output printed as it is.
-func page(out []byte, stdout, stderr io.Writer) error {
-	var cmd *exec.Cmd
-	if p := strings.TrimSpace(os.Getenv("PAGER")); p != "" {
-		cmd = exec.Command("sh", "-c", p)
+// pagedOutput is view's output: held until it fills a screen (height
+// lines), then piped to $PAGER (run by the shell, as git does), else
+// less -R, as it is written; shorter output, or output with no height, is
+// written as it is. A pager that cannot start leaves the output printed.
+type pagedOutput struct {
+	stdout, stderr io.Writer
+	height         int // 0: never page
+	held           bytes.Buffer
+	lines          int
+	direct         bool
+	pager          *exec.Cmd
+	pipe           io.WriteCloser
+}
+
+// errPagerQuit: the pager was quit before the dialog was all drawn.
+var errPagerQuit = errors.New("the pager was quit")
+
+func (p *pagedOutput) Write(b []byte) (int, error) {
+	switch {
+	case p.pipe != nil:
+		if _, err := p.pipe.Write(b); err != nil {
+			return 0, errPagerQuit
+		}
+		return len(b), nil
+	case p.height == 0 || p.direct:
+		return p.stdout.Write(b)
+	}
+	p.held.Write(b)
+	p.lines += bytes.Count(b, []byte("\n"))
+	if p.lines < p.height {
+		return len(b), nil
+	}
+	if err := p.startPager(); err != nil {
+		p.direct = true
+	}
+	held := p.held.Bytes()
+	p.held = bytes.Buffer{}
+	if _, err := p.Write(held); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (p *pagedOutput) startPager() error {
+	if s := strings.TrimSpace(os.Getenv("PAGER")); s != "" {
+		p.pager = exec.Command("sh", "-c", s)
 	} else {
-		cmd = exec.Command("less", "-R")
+		p.pager = exec.Command("less", "-R")
 	}
-	cmd.Stdin = bytes.NewReader(out)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Start(); err != nil {
-		_, werr := stdout.Write(out)
-		return werr
+	p.pager.Stdout, p.pager.Stderr = p.stdout, p.stderr
+	pipe, err := p.pager.StdinPipe()
+	if err != nil {
+		return err
 	}
-	if err := cmd.Wait(); err != nil {
+	if err := p.pager.Start(); err != nil {
+		return err
+	}
+	p.pipe = pipe
+	return nil
+}
+
+// Close writes what is held (output shorter than a screen), or ends the
+// pager's input and waits for the reader to quit it.
+func (p *pagedOutput) Close() error {
+	if p.pipe == nil {
+		_, err := p.stdout.Write(p.held.Bytes())
+		p.held = bytes.Buffer{}
+		return err
+	}
+	p.pipe.Close()
+	if err := p.pager.Wait(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			return nil // quitting a pager early is not our failure
@@ -212,6 +292,12 @@ func page(out []byte, stdout, stderr io.Writer) error {
 // comes before a read error it caused. It is the one place where view and
 // export call the converter.
 func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.Writer) (io.ReadCloser, error) {
+	return dialogSourceText(ctx, file, stdin, stderr, dialog.DefaultMaxText)
+}
+
+// dialogSourceText is dialogSource converting with tool results, errors
+// and args strings cut to maxText bytes (--max-text; <= 0: no cap).
+func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
 	if file == "-" && isTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
@@ -219,7 +305,7 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 	closeFile := func() {}
 	if file != "-" {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
-			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin, 1), stderr)
+			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin, 1), stderr, maxText)
 		}
 		f, err := openInput(file)
 		if err != nil {
@@ -248,11 +334,11 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 	if file != "-" {
 		if srcs := sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].format != nil {
 			done()
-			return convertSources(ctx, srcs, stderr) // a session: read as its format says
+			return convertSources(ctx, srcs, stderr, maxText) // a session: read as its format says
 		}
 	}
 	src.inputs = []*input{readerInput(in, src.name)}
-	rc, err := convertSource(ctx, src, stderr)
+	rc, err := convertSourceText(ctx, src, stderr, maxText)
 	if err != nil {
 		done()
 		return nil, err
@@ -328,19 +414,25 @@ func folderSessions(file string, stdin io.Reader) []string {
 
 // convertSources converts the sources of a FILE (a session file, or a
 // folder holding one session) as it is read.
-func convertSources(ctx context.Context, srcs []source, stderr io.Writer) (io.ReadCloser, error) {
+func convertSources(ctx context.Context, srcs []source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	src, err := oneDialog(srcs)
 	if err != nil {
 		return nil, err
 	}
-	return convertSource(ctx, src, stderr)
+	return convertSourceText(ctx, src, stderr, maxText)
 }
 
 // convertSource converts src into a dialog as it is read, with the
 // converter's defaults (its clock pinned by SOURCE_DATE_EPOCH).
 func convertSource(ctx context.Context, src source, stderr io.Writer) (io.ReadCloser, error) {
+	return convertSourceText(ctx, src, stderr, dialog.DefaultMaxText)
+}
+
+// convertSourceText is convertSource with texts cut to maxText bytes
+// (<= 0: no cap).
+func convertSourceText(ctx context.Context, src source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	pr, pw := io.Pipe()
-	j, err := viewJob(src, pw, stderr)
+	j, err := viewJob(src, pw, stderr, maxText)
 	if err != nil {
 		return nil, err
 	}
@@ -356,12 +448,17 @@ func convertSource(ctx context.Context, src source, stderr io.Writer) (io.ReadCl
 
 // viewJob converts src into w with the converter's defaults (its clock
 // pinned by SOURCE_DATE_EPOCH), in the format that claimed it, else any.
-func viewJob(src source, w io.Writer, stderr io.Writer) (*job, error) {
+// Tool results, errors and args strings are cut to maxText bytes (<= 0:
+// no cap).
+func viewJob(src source, w io.Writer, stderr io.Writer, maxText int) (*job, error) {
 	clock, err := envClock()
 	if err != nil {
 		return nil, err
 	}
-	opt := dialog.Options{Clock: clock}
+	if maxText <= 0 {
+		maxText = -1 // dialog.Options: < 0 is no cap, 0 its default
+	}
+	opt := dialog.Options{Clock: clock, MaxText: maxText}
 	_, opt.PinnedClock = clock.(dialog.FixedClock)
 	if wd, err := os.Getwd(); err == nil {
 		opt.DefaultCWD = wd
@@ -401,7 +498,7 @@ func firstLineCapped(br *bufio.Reader, max int) ([]byte, error) {
 //
 // fn gets each line, or for a line longer than dialogread.DefaultMaxBytes,
 // read without being kept, an empty one and its length.
-func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(line []byte, long int64) error) error {
+func followDialog(file string, idle time.Duration, maxText int, stderr io.Writer, fn func(line []byte, long int64) error) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	opt := follow.Options{Idle: idle, Grace: followGrace, Stop: stop}
@@ -439,7 +536,7 @@ func followDialog(file string, idle time.Duration, stderr io.Writer, fn func(lin
 	}
 
 	pr, pw := io.Pipe()
-	j, err := viewJob(source{name: file, inputs: []*input{readerInput(in, file)}}, pw, stderr)
+	j, err := viewJob(source{name: file, inputs: []*input{readerInput(in, file)}}, pw, stderr, maxText)
 	if err != nil {
 		return err
 	}

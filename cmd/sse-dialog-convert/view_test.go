@@ -2,6 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,12 +77,41 @@ func TestViewRedacts(t *testing.T) {
 	assert.Contains(t, out, "[REDACTED]")
 }
 
-// TestPagerIsRunByTheShell: $PAGER gets the whole output on its stdin.
+// TestPagerIsRunByTheShell: once the output fills a screen, $PAGER gets
+// all of it on its stdin, what came before and what comes after; output
+// shorter than a screen is written as it is.
 func TestPagerIsRunByTheShell(t *testing.T) {
 	t.Setenv("PAGER", "tr a-z A-Z")
 	var out, errOut bytes.Buffer
-	require.NoError(t, page([]byte("abc\ndef\n"), &out, &errOut))
-	assert.Equal(t, "ABC\nDEF\n", out.String())
+	p := &pagedOutput{stdout: &out, stderr: &errOut, height: 2}
+	for _, s := range []string{"abc\n", "def\n", "ghi\n"} {
+		_, err := p.Write([]byte(s))
+		require.NoError(t, err)
+	}
+	require.NoError(t, p.Close())
+	assert.Equal(t, "ABC\nDEF\nGHI\n", out.String())
+
+	out.Reset()
+	p = &pagedOutput{stdout: &out, stderr: &errOut, height: 3}
+	_, err := p.Write([]byte("abc\ndef\n"))
+	require.NoError(t, err)
+	require.NoError(t, p.Close())
+	assert.Equal(t, "abc\ndef\n", out.String(), "shorter than a screen: no pager")
+}
+
+// TestPagerQuitEarly: a pager quit before the end stops the drawing, and
+// is no failure.
+func TestPagerQuitEarly(t *testing.T) {
+	t.Setenv("PAGER", "head -c 1 >/dev/null")
+	var out, errOut bytes.Buffer
+	p := &pagedOutput{stdout: &out, stderr: &errOut, height: 1}
+	line := []byte(strings.Repeat("x", 1<<10) + "\n")
+	var err error
+	for i := 0; i < 1<<12 && err == nil; i++ { // 4 MiB: more than a pipe holds
+		_, err = p.Write(line)
+	}
+	assert.ErrorIs(t, err, errPagerQuit)
+	assert.NoError(t, p.Close())
 }
 
 // TestViewFollow draws a dialog and a transcript while they are written,
@@ -140,4 +173,111 @@ func TestViewIdleTimeoutSeconds(t *testing.T) {
 	code, _, stderr = runCLI(t, "", "view", "--idle-timeout", "-3", "../../testdata/view/showcase.dialog.jsonl")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--idle-timeout cannot be negative")
+}
+
+// longResultTranscript is a Claude transcript whose one Bash result is
+// 2,000 numbered lines (22 KiB): more than the default --max-text.
+func longResultTranscript(t *testing.T) string {
+	t.Helper()
+	var out strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&out, "line %04d\n", i)
+	}
+	result, err := json.Marshal(out.String())
+	require.NoError(t, err)
+	lines := []string{
+		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","model":"m","tools":["Bash"]}`,
+		`{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"seq"}}]},"session_id":"s1"}`,
+		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":` + string(result) + `}]},"session_id":"s1"}`,
+		`{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"done","session_id":"s1"}`,
+	}
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	return path
+}
+
+// TestMaxText: --max-text sets the cap of a conversion on the fly, for
+// view and export --html; the default is convert's 16 KiB.
+func TestMaxText(t *testing.T) {
+	in := longResultTranscript(t)
+	code, def, errOut := runCLI(t, "", "view", "--full", "--no-pager", in)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, def, "line 1000", "16 KiB keep the first 1,489 lines")
+	assert.NotContains(t, def, "line 1999")
+	assert.Contains(t, def, "bytes cut")
+
+	_, small, _ := runCLI(t, "", "view", "--full", "--no-pager", "--max-text", "1k", in)
+	assert.Contains(t, small, "line 0050")
+	assert.NotContains(t, small, "line 0200", "1 KiB is about 100 lines")
+
+	_, whole, _ := runCLI(t, "", "view", "--full", "--no-pager", "--max-text", "0", in)
+	assert.Contains(t, whole, "line 1999")
+	assert.NotContains(t, whole, "bytes cut")
+
+	_, page, errOut := runCLI(t, "", "export", "--html", "--max-text", "0", "-o", "-", in)
+	assert.Contains(t, page, "line 1999", errOut)
+	_, page, _ = runCLI(t, "", "export", "--html", "-o", "-", in)
+	assert.NotContains(t, page, "line 1999")
+
+	code, _, errOut = runCLI(t, "", "view", "--max-text", "-2", in)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--max-text")
+}
+
+// chanWriter passes on each write as it comes.
+type chanWriter chan string
+
+func (w chanWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// TestViewDrawsAsItReads: view writes the first entries of a dialog on
+// standard input while the rest has not been written.
+func TestViewDrawsAsItReads(t *testing.T) {
+	raw, err := os.ReadFile("../../testdata/view/showcase.dialog.jsonl")
+	require.NoError(t, err)
+	lines := bytes.SplitAfter(raw, []byte("\n"))
+	pr, pw := io.Pipe()
+	out := make(chanWriter, 1000)
+	done := make(chan error, 1)
+	go func() {
+		done <- runView(context.Background(), viewOptions{color: "never", maxText: 16 << 10}, nil, pr, out, io.Discard)
+	}()
+	rest := make(chan struct{})
+	go func() { // the writer never blocks the test: a view that stopped fails it below
+		for i, l := range lines {
+			if i == 3 { // init, prompt, thinking written: the rest waits
+				<-rest
+			}
+			if _, err := pw.Write(l); err != nil {
+				return
+			}
+		}
+		pw.Close()
+	}()
+	var seen strings.Builder
+	timeout := time.After(10 * time.Second) // a hang fails; no measure
+	for !strings.Contains(seen.String(), "✱ thinking") {
+		select {
+		case s := <-out:
+			seen.WriteString(s)
+		case err := <-done:
+			t.Fatalf("view ended before its input (%v): %q", err, seen.String())
+		case <-timeout:
+			t.Fatalf("nothing drawn before the end of input: %q", seen.String())
+		}
+	}
+	close(rest)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("view did not end with its input")
+	}
+	close(out)
+	for s := range out {
+		seen.WriteString(s)
+	}
+	assert.Contains(t, seen.String(), "■ success")
 }

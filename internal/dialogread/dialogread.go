@@ -834,57 +834,81 @@ type Summary struct {
 // Summary sums the dialog up: the complete entry's figures when there is
 // one, else what the entries so far show.
 func (d *Dialog) Summary() Summary {
-	s := Summary{Status: "running", Entries: d.Count}
-	var msgTokens Tokens
-	hasMsgTokens := false
-	var turns int64
+	var t Totals
 	var walk func([]*Node)
 	walk = func(ns []*Node) {
 		for _, n := range ns {
-			e := n.Entry
-			if !e.Time.IsZero() {
-				if s.Start.IsZero() || e.Time.Before(s.Start) {
-					s.Start = e.Time
-				}
-				if e.Time.After(s.End) {
-					s.End = e.Time
-				}
-			}
-			if n.Result != nil && n.Result.Time.After(s.End) {
-				s.End = n.Result.Time
-			}
-			switch e.Type {
-			case "tool":
-				s.Tools++
-				if n.Status() == "error" {
-					s.Errors++
-				}
-			case "message":
-				if e.Parent == "" {
-					turns++
-				}
-				if e.Tokens != nil {
-					hasMsgTokens = true
-					msgTokens.In += e.Tokens.In
-					msgTokens.Out += e.Tokens.Out
-				}
-			}
+			t.Add(n)
 			walk(n.Children)
 		}
 	}
 	walk(d.Nodes)
-	s.Turns = turns
-	if hasMsgTokens {
-		s.Tokens = &msgTokens
+	return t.Summary(d.Count, d.Init, d.Complete)
+}
+
+// Totals adds up what Summary counts one node at a time, for a reader
+// that draws its nodes and lets them go. The sums do not depend on the
+// order nodes are added in.
+type Totals struct {
+	s            Summary
+	msgTokens    Tokens
+	hasMsgTokens bool
+	turns        int64
+}
+
+// Add counts one node, not its children: a call is counted with its
+// result, so it is added once the result came (or the dialog ended).
+func (t *Totals) Add(n *Node) {
+	s := &t.s
+	e := n.Entry
+	if !e.Time.IsZero() {
+		if s.Start.IsZero() || e.Time.Before(s.Start) {
+			s.Start = e.Time
+		}
+		if e.Time.After(s.End) {
+			s.End = e.Time
+		}
+	}
+	if n.Result != nil && n.Result.Time.After(s.End) {
+		s.End = n.Result.Time
+	}
+	switch e.Type {
+	case "tool":
+		s.Tools++
+		if n.Status() == "error" {
+			s.Errors++
+		}
+	case "message":
+		if e.Parent == "" {
+			t.turns++
+		}
+		if e.Tokens != nil {
+			t.hasMsgTokens = true
+			t.msgTokens.In += e.Tokens.In
+			t.msgTokens.Out += e.Tokens.Out
+		}
+	}
+}
+
+// Summary is the summary of the nodes added, of a dialog of entries
+// entries whose first init and complete entries are init and complete
+// (nil when it has none).
+func (t *Totals) Summary(entries int, init, complete *Entry) Summary {
+	s := t.s
+	s.Status, s.Entries = "running", entries
+	s.Turns = t.turns
+	if t.hasMsgTokens {
+		tokens := t.msgTokens
+		s.Tokens = &tokens
 	}
 	if !s.Start.IsZero() {
 		s.Duration = s.End.Sub(s.Start)
 	}
-	if d.Init != nil && d.Init.Init.TimesUnknown() {
+	if init != nil && init.Init.TimesUnknown() {
 		s.TimesUnknown, s.DurationUnknown = true, true
 		s.Duration = 0
 	}
-	if c := d.Complete; c != nil {
+	if c := complete; c != nil {
 		s.Status, s.Reason, s.Message = c.Status, c.Reason, c.Message
 		s.Turns, s.Warnings, s.CostUSD = c.Turns, c.Warnings, c.CostUSD
 		s.Duration = time.Duration(c.DurationMS) * time.Millisecond
