@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -153,15 +154,15 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		return refusef("%s holds %d sessions and view shows one: name it (%s view %s), or export them all (%s export --html --out-dir DIR %s)",
 			file, len(sessions), name, sessions[0], name, file)
 	}
-	src, err := dialogSourceText(ctx, file, stdin, stderr, o.maxText)
-	if err != nil {
-		return err
-	}
 	// Drawn as it is read: the first screen shows before the rest is
 	// read, and what is held is what waits to be merged, not the dialog.
-	out := &pagedOutput{stdout: stdout, stderr: stderr}
+	out := &pagedOutput{stdout: stdout, stderr: stderr, notes: pagerNotes{w: stderr}}
 	if tty && !o.noPager && height > 0 {
 		out.height = height
+	}
+	src, err := dialogSourceText(ctx, file, stdin, &out.notes, o.maxText)
+	if err != nil {
+		return err
 	}
 	err = view.DrawFrom(out, src, red, dialogread.DefaultMaxBytes, vopt, view.DefaultHold())
 	cerr := src.Close()
@@ -171,6 +172,8 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		return nil // quitting a pager early is not our failure
 	case cerr != nil:
 		return cerr // the conversion's failure, before the read error it caused
+	case out.werr != nil:
+		return out.werr // writing the view failed, not reading the dialog
 	case err != nil:
 		return fmt.Errorf("reading %s: %w", quoteName(file), err)
 	}
@@ -215,6 +218,57 @@ type pagedOutput struct {
 	direct         bool
 	pager          *exec.Cmd
 	pipe           io.WriteCloser
+	werr           error // stdout's write error: ours to tell, not the input's
+	notes          pagerNotes
+}
+
+// pagerNotes is the conversion's stderr while a view is drawn: written
+// through until a pager owns the terminal, then kept (up to maxPagerNotes)
+// and written once the pager is quit, so that no warning lands inside the
+// pager's screen and is gone with it. The conversion writes from its own
+// goroutine.
+type pagerNotes struct {
+	mu     sync.Mutex
+	w      io.Writer
+	paging bool
+	kept   bytes.Buffer
+	lost   int
+}
+
+// maxPagerNotes bounds what is kept of the conversion's stderr while the
+// pager runs.
+const maxPagerNotes = 64 << 10
+
+func (n *pagerNotes) Write(b []byte) (int, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.paging {
+		return n.w.Write(b)
+	}
+	if n.kept.Len()+len(b) > maxPagerNotes {
+		n.lost += len(b)
+		return len(b), nil
+	}
+	return n.kept.Write(b)
+}
+
+// page marks the pager started.
+func (n *pagerNotes) page() {
+	n.mu.Lock()
+	n.paging = true
+	n.mu.Unlock()
+}
+
+// flush writes what was kept while the pager ran.
+func (n *pagerNotes) flush() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.paging = false
+	n.w.Write(n.kept.Bytes())
+	if n.lost > 0 {
+		fmt.Fprintf(n.w, "%s: %d more bytes of warnings left out while the pager ran\n", name, n.lost)
+	}
+	n.kept.Reset()
 }
 
 // errPagerQuit: the pager was quit before the dialog was all drawn.
@@ -228,7 +282,11 @@ func (p *pagedOutput) Write(b []byte) (int, error) {
 		}
 		return len(b), nil
 	case p.height == 0 || p.direct:
-		return p.stdout.Write(b)
+		n, err := p.stdout.Write(b)
+		if err != nil && p.werr == nil {
+			p.werr = err
+		}
+		return n, err
 	}
 	p.held.Write(b)
 	p.lines += bytes.Count(b, []byte("\n"))
@@ -257,7 +315,12 @@ func (p *pagedOutput) startPager() error {
 	if err != nil {
 		return err
 	}
+	if p.notes.w == nil {
+		p.notes.w = p.stderr
+	}
+	p.notes.page()
 	if err := p.pager.Start(); err != nil {
+		p.notes.flush()
 		return err
 	}
 	p.pipe = pipe
@@ -273,7 +336,9 @@ func (p *pagedOutput) Close() error {
 		return err
 	}
 	p.pipe.Close()
-	if err := p.pager.Wait(); err != nil {
+	err := p.pager.Wait()
+	p.notes.flush()
+	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			return nil // quitting a pager early is not our failure

@@ -281,3 +281,36 @@ func TestViewDrawsAsItReads(t *testing.T) {
 	}
 	assert.Contains(t, seen.String(), "■ success")
 }
+
+// TestPagerNotes: the conversion's warnings go to stderr until a pager
+// owns the terminal, are kept while it runs (not drawn into its screen),
+// and come out once it is quit.
+func TestPagerNotes(t *testing.T) {
+	var stderr bytes.Buffer
+	n := pagerNotes{w: &stderr}
+	fmt.Fprintln(&n, "before")
+	n.page()
+	fmt.Fprintln(&n, "while")
+	assert.Equal(t, "before\n", stderr.String(), "nothing reaches the terminal while the pager runs")
+	n.flush()
+	assert.Equal(t, "before\nwhile\n", stderr.String())
+	n.page()
+	n.Write(make([]byte, maxPagerNotes+1))
+	n.flush()
+	assert.Contains(t, stderr.String(), fmt.Sprintf("%d more bytes of warnings left out while the pager ran", maxPagerNotes+1))
+}
+
+// TestViewWriteErrorIsNoReadError: a view that cannot be written says so,
+// not that the dialog could not be read.
+func TestViewWriteErrorIsNoReadError(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	var stderr bytes.Buffer
+	err = runView(context.Background(), viewOptions{color: "never", noPager: true, maxText: 16 << 10}, []string{"../../testdata/view/showcase.dialog.jsonl"}, strings.NewReader(""), full, &stderr)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "reading")
+	assert.Contains(t, err.Error(), "no space left on device")
+}

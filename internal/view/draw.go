@@ -74,8 +74,9 @@ const KeptSubagents = 64
 
 // item is a node to draw, or (end) the end of a call drawn early.
 type item struct {
-	n   *dialogread.Node
-	end bool
+	n    *dialogread.Node
+	end  bool
+	size int64 // an end's line size, held until it is drawn
 }
 
 // NewDrawer returns a Drawer writing to w.
@@ -116,7 +117,10 @@ func (d *Drawer) Add(e dialogread.Entry, size int) error {
 			n.Result = cp
 			d.totals.Add(n)
 			if d.drawnEarly[n] {
-				d.queue = append(d.queue, item{n: n, end: true})
+				d.queue = append(d.queue, item{n: n, end: true, size: int64(size)})
+				d.heldBytes += int64(size)
+				d.heldEntries++
+				d.maxHeldEntries = max(d.maxHeldEntries, d.heldEntries)
 			} else {
 				d.holdEntry(n, size)
 			}
@@ -184,13 +188,15 @@ func (d *Drawer) flush(closing bool) {
 		it := d.queue[0]
 		if it.end {
 			d.write(d.r.SubagentEnd(it.n))
+			d.heldBytes -= it.size
+			d.heldEntries--
 			d.finish(it.n)
 		} else {
 			over := d.heldBytes > d.hold.Bytes || d.heldEntries > d.hold.Entries
 			if !closing && !over && waiting(it.n) {
 				return
 			}
-			d.draw(it.n)
+			d.draw(it.n, closing)
 		}
 		d.queue[0] = item{}
 		d.queue = d.queue[1:]
@@ -201,13 +207,13 @@ func (d *Drawer) flush(closing bool) {
 // draw draws a held node and the subtree under it, as Render does; a call
 // still waiting is drawn as running, and what comes of it later is drawn
 // where it comes.
-func (d *Drawer) draw(n *dialogread.Node) {
+func (d *Drawer) draw(n *dialogread.Node, closing bool) {
 	d.write(d.r.Node(n))
 	if n.IsTool() && len(n.Children) > 0 {
 		for _, c := range n.Children {
-			d.draw(c)
+			d.draw(c, closing)
 		}
-		if n.Result != nil {
+		if n.Result != nil || closing { // at the end, a subagent still running is closed as Render closes it
 			d.write(d.r.SubagentEnd(n))
 		}
 	}
@@ -225,7 +231,9 @@ func (d *Drawer) draw(n *dialogread.Node) {
 	switch {
 	case n.IsTool() && n.Result == nil:
 		d.drawnEarly[n] = true // what comes of it is drawn where it comes
-	case d.subagents[n]:
+	case d.subagents[n], n.IsTool() && n.Result != n.Entry:
+		// an ended call, with or without entries under it so far: a
+		// background subagent's entries come after its result
 		d.drawnEarly[n] = true
 		d.keepEnded(n)
 	default:
