@@ -10,6 +10,7 @@
 package atif
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -384,23 +385,17 @@ func toInt(f float64) int64 {
 // ended: a trajectory read without its trial's result.json.
 const ReasonUnknownEnding = "unknown_ending"
 
-// Finish closes the calls the trajectory gave no result, once the input
-// has ended, as every format closes a call left open: an error that says
-// so (the output is not known, nor whether it ran well).
+// Finish says which subagent files no step referred to. Calls still open
+// are closed by the writer, as for every format.
 func (a *Adapter) Finish() {
-	a.closeOpen(func(openCall) bool { return true })
-	for _, path := range sortedKeys(a.files) {
+	for _, path := range slices.Sorted(maps.Keys(a.files)) {
 		a.notice("subagent trajectory "+quote(path)+" was read beside the trajectory, but no step refers to it", "")
 	}
 }
 
-// closeOpen ends, as errors, the open calls which says: their results are
-// not in the trajectory.
+// closeOpen ends, as errors, the open calls which says: a subagent's, whose
+// results its trajectory does not hold, before its parent call ends.
 func (a *Adapter) closeOpen(which func(openCall) bool) {
-	why := "[the trajectory records no result for this call]"
-	if a.sum.Status == dialog.StatusTimeout || a.sum.Status == dialog.StatusError {
-		why = "[no result: the run ended before this call returned]"
-	}
 	kept := a.open[:0]
 	var done []openCall
 	for _, c := range a.open {
@@ -412,7 +407,7 @@ func (a *Adapter) closeOpen(which func(openCall) bool) {
 	}
 	a.open = kept
 	for _, c := range done {
-		a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: dialog.Plain(why), IsError: true, Parent: c.parent})
+		a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: dialog.Plain("[the trajectory records no result for this call]"), IsError: true, Parent: c.parent})
 	}
 }
 
@@ -426,13 +421,4 @@ func (a *Adapter) notice(s, parent string) {
 func (a *Adapter) ownID() string {
 	a.own++
 	return "atif-call-" + strconv.Itoa(a.own)
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
