@@ -20,6 +20,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
@@ -35,7 +36,7 @@ func (o *convertOptions) registerOffline(cmd *cobra.Command) {
 	f.StringVar(&o.base, "base", "", "with --out-dir, name each dialog from FILE's path below `DIR`, folders joined by _ (DIR/a1/t.jsonl: a1_t.dialog.jsonl): the same name in any batch or shard")
 	f.BoolVar(&o.follow, "follow", false, "convert FILE while another process writes it, until its final event, --idle-timeout or a signal")
 	o.idleTimeout = 5 * time.Minute
-	f.Var((*durationValue)(&o.idleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
+	f.Var((*cli.DurationValue)(&o.idleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
 }
 
 // checkOffline rejects flag combinations that make no sense with --out-dir
@@ -43,31 +44,31 @@ func (o *convertOptions) registerOffline(cmd *cobra.Command) {
 func (o *convertOptions) checkOffline(files []string) error {
 	switch {
 	case o.outDir != "" && o.follow:
-		return usagef("--out-dir and --follow cannot be combined")
+		return cli.Usagef("--out-dir and --follow cannot be combined")
 	case o.outDir != "" && o.output != "":
-		return usagef("--out-dir and -o cannot be combined: --out-dir names each dialog itself")
+		return cli.Usagef("--out-dir and -o cannot be combined: --out-dir names each dialog itself")
 	case (o.outDir != "" || o.follow) && o.tee:
-		return usagef("--tee works only for one live stream, not with --out-dir or --follow")
+		return cli.Usagef("--tee works only for one live stream, not with --out-dir or --follow")
 	case o.jobs < 0:
-		return usagef("--jobs cannot be negative (0: the number of CPUs)")
+		return cli.Usagef("--jobs cannot be negative (0: the number of CPUs)")
 	case o.idleTimeout < 0:
-		return usagef("--idle-timeout cannot be negative")
+		return cli.Usagef("--idle-timeout cannot be negative")
 	case o.idleTimeoutSet && !o.follow:
-		return usagef("--idle-timeout works only with --follow")
+		return cli.Usagef("--idle-timeout works only with --follow")
 	case o.follow && (len(files) != 1 || files[0] == "-"):
-		return usagef("--follow takes exactly one FILE (standard input waits by itself)")
+		return cli.Usagef("--follow takes exactly one FILE (standard input waits by itself)")
 	case o.base != "" && o.outDir == "":
-		return usagef("--base names the dialogs of --out-dir (give --out-dir DIR)")
+		return cli.Usagef("--base names the dialogs of --out-dir (give --out-dir DIR)")
 	case o.jobsSet && o.outDir == "":
-		return usagef("--jobs tells how many files --out-dir converts at a time (give --out-dir DIR)")
+		return cli.Usagef("--jobs tells how many files --out-dir converts at a time (give --out-dir DIR)")
 	case o.filesFrom != "" && o.outDir == "":
-		return usagef("--files-from lists the FILEs of --out-dir (give --out-dir DIR)")
+		return cli.Usagef("--files-from lists the FILEs of --out-dir (give --out-dir DIR)")
 	case o.nul && o.filesFrom == "":
-		return usagef("-0 tells how --files-from separates names: give --files-from")
+		return cli.Usagef("-0 tells how --files-from separates names: give --files-from")
 	case o.outDir != "" && len(files) == 0 && o.filesFrom == "":
-		return usagef("--out-dir needs at least one FILE (or --files-from)")
+		return cli.Usagef("--out-dir needs at least one FILE (or --files-from)")
 	case o.outDir != "" && slices.Contains(files, "-"):
-		return usagef("--out-dir converts files; standard input has no name to give its dialog")
+		return cli.Usagef("--out-dir converts files; standard input has no name to give its dialog")
 	}
 	return nil
 }
@@ -224,7 +225,7 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 	} else {
 		var outside string
 		if names, outside = dialogNamesUnder(o.base, names); outside != "" {
-			return refusef("%s is not below --base %s: give a --base that holds every FILE", outside, o.base)
+			return cli.Refusef("%s is not below --base %s: give a --base that holds every FILE", outside, o.base)
 		}
 	}
 	outs := make([]string, len(srcs))
@@ -240,7 +241,7 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 		return fmt.Errorf("cannot create the output folder: %w", err)
 	}
 	if n := removeStaleTemps(o.outDir); n > 0 {
-		fmt.Fprintf(stderr, "%s: removed %s left in %s by a batch that was killed\n", name, plural(n, "temporary file"), quoteName(o.outDir))
+		fmt.Fprintf(stderr, "%s: removed %s left in %s by a batch that was killed\n", name, cli.Plural(n, "temporary file"), cli.QuoteName(o.outDir))
 	}
 	jobs := min(o.jobCount(), len(srcs))
 	copt.SinkSize = batchSinkSize
@@ -293,14 +294,14 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 
 	stop := ctx.Err() != nil
 	anyFailed := rep.finish(func(c counts) string {
-		msg := fmt.Sprintf("%s: %s: %d converted, %d failed", name, plural(len(srcs), "file"), c.converted, c.failed)
+		msg := fmt.Sprintf("%s: %s: %d converted, %d failed", name, cli.Plural(len(srcs), "file"), c.converted, c.failed)
 		if stop {
 			// Files cut short leave no dialog: they are not counted as converted.
 			msg += fmt.Sprintf(", %d interrupted, %d not started", cut.Load(), int64(len(srcs))-started.Load())
 		}
-		msg += fmt.Sprintf("; %s, %s skipped", plural(c.entries, "entry"), plural(c.skipped, "input line"))
+		msg += fmt.Sprintf("; %s, %s skipped", cli.Plural(c.entries, "entry"), cli.Plural(c.skipped, "input line"))
 		if stop {
-			msg += "; " + stopOf(ctx).Error()
+			msg += "; " + cli.StopOf(ctx).Error()
 		}
 		return msg
 	})
@@ -309,9 +310,9 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 	}
 	switch {
 	case stop:
-		return stopOf(ctx)
+		return cli.StopOf(ctx)
 	case anyFailed:
-		return failed(1) // the summary and the files' blocks say it
+		return cli.Failed(1) // the summary and the files' blocks say it
 	}
 	return nil
 }
@@ -322,7 +323,7 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 func (o *convertOptions) convertOne(ctx context.Context, src source, out string, copt dispatch.Options, wopt dialog.Options, res *fileResult) bool {
 	if src.err != nil {
 		res.failed = true
-		tell(&res.diag, src.err)
+		cli.Tell(&res.diag, src.err)
 		return true
 	}
 	j := o.job(src, copt, wopt, &res.diag)
@@ -337,10 +338,10 @@ func (o *convertOptions) convertOne(ctx context.Context, src source, out string,
 		res.skipped = j.conv.Stats().Bad
 	}
 	if o.stats != "" && j.conv != nil {
-		res.stats = &fileStats{input: src.name, dialog: displayPath(out), format: formatOf(j.conv), acc: j.conv.Accounting(), entries: j.conv.Entries()}
+		res.stats = &fileStats{input: src.name, dialog: cli.DisplayPath(out), format: formatOf(j.conv), acc: j.conv.Accounting(), entries: j.conv.Entries()}
 	}
 	res.failed = err != nil
-	tell(&res.diag, err)
+	cli.Tell(&res.diag, err)
 	return true
 }
 
@@ -365,7 +366,7 @@ type reporter struct {
 }
 
 func newReporter(w io.Writer, total int) *reporter {
-	return &reporter{w: w, blocks: make([]*fileResult, total), ready: make([]bool, total), total: total, tty: isTerminal(w)}
+	return &reporter{w: w, blocks: make([]*fileResult, total), ready: make([]bool, total), total: total, tty: cli.IsTerminal(w)}
 }
 
 // done records a finished file and prints what is due.

@@ -25,7 +25,7 @@ const corpusDir = "../../../shared/corpus"
 // batchRun runs the program with args; a batch prints nothing on stdout.
 func batchRun(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	r := cli{args: args}.run(t)
+	r := program{args: args}.run(t)
 	assert.Empty(t, r.stdout, "nothing goes to stdout in batch mode")
 	return r.code, r.stderr
 }

@@ -71,7 +71,7 @@ func TestBatchSignalMidFile(t *testing.T) {
 	first, _, _ := bytes.Cut(lines, []byte("\n"))
 
 	ctx, stop := stopWith(syscall.SIGTERM)
-	r := cli{args: []string{"--out-dir", out, "--clock", "0", fifo}, ctx: ctx}.start(t)
+	r := program{args: []string{"--out-dir", out, "--clock", "0", fifo}, ctx: ctx}.start(t)
 	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for the batch to open it
 	require.NoError(t, err)
 	defer w.Close()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
@@ -60,9 +61,9 @@ func (o *convertOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.tee, "tee", false, "copy the input to stdout unchanged, as it is read")
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any input line was skipped as broken")
 	o.maxText, o.maxBytes, o.maxLine = dialog.DefaultMaxText, dialog.DefaultMaxBytes, frame.DefaultMaxLine
-	f.Var(sizeValue[int]{&o.maxText}, "max-text", "cut tool results, errors and args strings to `BYTES` (16k, 2M: KiB, MiB) with a marker (0 or -1: no cap)")
-	f.Var(sizeValue[int64]{&o.maxBytes}, "max-bytes", "keep the whole dialog under `BYTES` (16k, 2M: KiB, MiB): texts are cut more as it fills (0: no limit)")
-	f.Var(sizeValue[int64]{&o.maxLine}, "max-line", "skip input lines longer than `BYTES` (16k, 2M: KiB, MiB), reading on without holding them (0: no limit; the default is 256 MiB)")
+	f.Var(cli.SizeValue[int]{P: &o.maxText}, "max-text", "cut tool results, errors and args strings to `BYTES` (16k, 2M: KiB, MiB) with a marker (0 or -1: no cap)")
+	f.Var(cli.SizeValue[int64]{P: &o.maxBytes}, "max-bytes", "keep the whole dialog under `BYTES` (16k, 2M: KiB, MiB): texts are cut more as it fills (0: no limit)")
+	f.Var(cli.SizeValue[int64]{P: &o.maxLine}, "max-line", "skip input lines longer than `BYTES` (16k, 2M: KiB, MiB), reading on without holding them (0: no limit; the default is 256 MiB)")
 	f.StringVar(&o.clock, "clock", "", "pin the converter's clock to `TIME` (RFC 3339 or Unix seconds; default $SOURCE_DATE_EPOCH)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatValues(), cobra.ShellCompDirectiveNoFileComp))
 }
@@ -70,8 +71,8 @@ func (o *convertOptions) register(cmd *cobra.Command) {
 // writerOptions resolves flags and environment into the dialog's options.
 func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	opt := dialog.Options{
-		Task:    firstOf(o.task, os.Getenv("SSE_TASK_ID")),
-		Model:   firstOf(o.model, os.Getenv("SSE_MODEL_NAME")),
+		Task:    cli.FirstOf(o.task, os.Getenv("SSE_TASK_ID")),
+		Model:   cli.FirstOf(o.model, os.Getenv("SSE_MODEL_NAME")),
 		CWD:     o.cwd,
 		Agent:   o.agent,
 		MaxText: o.maxText,
@@ -81,7 +82,7 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	}
 	switch {
 	case o.maxBytes < 0:
-		return opt, usagef("--max-bytes cannot be negative (0 turns the budget off)")
+		return opt, cli.Usagef("--max-bytes cannot be negative (0 turns the budget off)")
 	case o.maxBytes == 0:
 		opt.MaxBytes = -1
 	default:
@@ -92,7 +93,7 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	}
 	switch {
 	case o.prompt != "" && o.promptFile != "":
-		return opt, usagef("--prompt and --prompt-file cannot both be given")
+		return opt, cli.Usagef("--prompt and --prompt-file cannot both be given")
 	case o.prompt != "":
 		opt.Prompt, opt.HasPrompt = o.prompt, true
 	case o.promptFile != "":
@@ -117,7 +118,7 @@ func (o *convertOptions) pinnedClock() (dialog.Clock, error) {
 	if o.clock != "" {
 		clock, err := parseClock(o.clock)
 		if err != nil {
-			return nil, refusef("--clock %q: %v", o.clock, err)
+			return nil, cli.Refusef("--clock %q: %v", o.clock, err)
 		}
 		return clock, nil
 	}
@@ -161,15 +162,15 @@ func parseClock(s string) (dialog.Clock, error) {
 func (o *convertOptions) check() (dispatch.Options, error) {
 	switch {
 	case o.tee && o.output == "-":
-		return dispatch.Options{}, usagef("--tee and -o - would both write to stdout")
+		return dispatch.Options{}, cli.Usagef("--tee and -o - would both write to stdout")
 	case o.maxText < -1:
-		return dispatch.Options{}, usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", o.maxText)
+		return dispatch.Options{}, cli.Usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", o.maxText)
 	case o.maxLine < 0:
-		return dispatch.Options{}, usagef("--max-line %d: want a size in bytes, or 0 for no limit", o.maxLine)
+		return dispatch.Options{}, cli.Usagef("--max-line %d: want a size in bytes, or 0 for no limit", o.maxLine)
 	}
 	fmts, forced, ok := pickFormats(o.format)
 	if !ok {
-		return dispatch.Options{}, usagef("unknown --format %q (want %s)", o.format, formatNames())
+		return dispatch.Options{}, cli.Usagef("unknown --format %q (want %s)", o.format, formatNames())
 	}
 	maxLine := o.maxLine
 	if maxLine == 0 {
@@ -181,12 +182,12 @@ func (o *convertOptions) check() (dispatch.Options, error) {
 // archivePath is where a file of the run goes by default: in $SSE_ARCHIVE,
 // else in the protocol's default folder.
 func archivePath(file string) string {
-	return filepath.Join(firstOf(os.Getenv("SSE_ARCHIVE"), "/tmp/sse-archive"), file)
+	return filepath.Join(cli.FirstOf(os.Getenv("SSE_ARCHIVE"), "/tmp/sse-archive"), file)
 }
 
 // outputPath is where the dialog goes: -o, else the archive.
 func (o *convertOptions) outputPath() string {
-	return firstOf(o.output, archivePath("dialog.jsonl"))
+	return cli.FirstOf(o.output, archivePath("dialog.jsonl"))
 }
 
 func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -226,7 +227,7 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 		return err
 	}
 	if o.tee && src.format != nil {
-		return usagef("--tee copies a stream as it is read; %s is read as %s (its files merged)", src.name, src.format.Title)
+		return cli.Usagef("--tee copies a stream as it is read; %s is read as %s (its files merged)", src.name, src.format.Title)
 	}
 	j := o.job(src, copt, wopt, stderr)
 	j.out = fileOutput(o.outputPath(), stdout)
@@ -240,7 +241,7 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 	// always gets its complete entry.
 	ctx, release := catchStops(ctx, nil)
 	defer release()
-	if readsStdin(src) && isTerminal(stdin) {
+	if readsStdin(src) && cli.IsTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading agent events from standard input (a terminal); Ctrl-D ends them\n", name)
 	}
 	err = j.run(ctx)
@@ -248,9 +249,9 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 		return err
 	}
 	// The stats come last on stderr: what went wrong is told before them.
-	tell(stderr, err)
+	cli.Tell(stderr, err)
 	tellStats(stderr, o.stats, []*fileStats{{input: src.name, format: formatOf(j.conv), acc: j.conv.Accounting(), entries: j.conv.Entries()}}, false)
-	return failed(exitCode(err))
+	return cli.Failed(cli.ExitCode(err))
 }
 
 // job is the conversion of src with the options: in the format that

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -129,7 +130,7 @@ func (tc errorCase) check(t *testing.T) {
 	for k, v := range tc.env {
 		env[k] = strings.ReplaceAll(v, "{tmp}", tmp)
 	}
-	r := cli{args: args, stdin: strings.NewReader(tc.stdin), env: env}.run(t)
+	r := program{args: args, stdin: strings.NewReader(tc.stdin), env: env}.run(t)
 	require.Equal(t, tc.code, r.code, "stderr:\n%s", r.stderr)
 	assert.Equal(t, strings.ReplaceAll(tc.stderr, "{tmp}", tmp), r.stderr)
 	assert.Contains(t, r.stdout, strings.ReplaceAll(tc.stdout, "{tmp}", tmp))
@@ -141,14 +142,14 @@ func (tc errorCase) check(t *testing.T) {
 func TestParseSize(t *testing.T) {
 	for in, want := range map[string]int64{"0": 0, "-1": -1, "16384": 16384, "16k": 16 << 10, "16K": 16 << 10, "16KiB": 16 << 10, "16kb": 16 << 10,
 		"2M": 2 << 20, "2MiB": 2 << 20, "1G": 1 << 30, " 3m ": 3 << 20} {
-		got, err := parseSize(in)
+		got, err := cli.ParseSize(in)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got, in)
 	}
 	for _, in := range []string{"", "k", "abc", "1.5M", "16x", "M16", "9223372036854775808", "8589934592G"} {
-		_, err := parseSize(in)
+		_, err := cli.ParseSize(in)
 		assert.Error(t, err, in)
 	}
 	var small int
-	assert.Error(t, sizeValue[int]{&small}.Set("16k\x00"), "not a size")
+	assert.Error(t, cli.SizeValue[int]{P: &small}.Set("16k\x00"), "not a size")
 }

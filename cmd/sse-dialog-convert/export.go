@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
@@ -51,7 +52,7 @@ match of a regular expression in every string before anything is written.`,
   sse-dialog-convert export --html --redact 'sk-[A-Za-z0-9_-]+' --redact '/home/[^/]+' transcript.jsonl`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("export needs at least one FILE")
+				return cli.Usagef("export needs at least one FILE")
 			}
 			return nil
 		},
@@ -66,23 +67,23 @@ match of a regular expression in every string before anything is written.`,
 	f.StringVar(&o.outDir, "out-dir", "", "write one page per FILE into `DIR`, plus index.html")
 	f.StringArrayVar(&o.redact, "redact", nil, "mask every match of `REGEX` in every string (repeatable)")
 	o.maxText = dialog.DefaultMaxText
-	f.Var(sizeValue[int]{&o.maxText}, "max-text", maxTextUsage)
+	f.Var(cli.SizeValue[int]{P: &o.maxText}, "max-text", maxTextUsage)
 	return cmd
 }
 
 func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !o.html {
-		return usagef("export needs a format: --html")
+		return cli.Usagef("export needs a format: --html")
 	}
 	if o.output != "" && o.outDir != "" {
-		return usagef("-o and --out-dir cannot both be given")
+		return cli.Usagef("-o and --out-dir cannot both be given")
 	}
 	if o.output != "" && len(files) > 1 {
-		return usagef("-o takes one FILE; use --out-dir for several")
+		return cli.Usagef("-o takes one FILE; use --out-dir for several")
 	}
 	red, err := dialogread.NewRedactor(o.redact)
 	if err != nil {
-		return usagef("--redact: %v", err)
+		return cli.Usagef("--redact: %v", err)
 	}
 	if err := checkMaxText(o.maxText); err != nil {
 		return err
@@ -96,7 +97,7 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 		case sessions == nil:
 			each = append(each, file)
 		case o.outDir == "":
-			return refusef("%s holds %d sessions, a page each: give --out-dir DIR (%s export --html --out-dir DIR %s)", file, len(sessions), name, file)
+			return cli.Refusef("%s holds %d sessions, a page each: give --out-dir DIR (%s export --html --out-dir DIR %s)", file, len(sessions), name, file)
 		default:
 			each = append(each, sessions...)
 		}
@@ -143,12 +144,12 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 	failed := false
 	for i, file := range files {
 		if ctx.Err() != nil {
-			return stopOf(ctx)
+			return cli.StopOf(ctx)
 		}
 		out := outs[i]
 		run := htmlexport.Run{Href: pageHref(names[i]), Source: red.String(file)}
 		if err := exportOne(ctx, file, out, o.maxText, red, stdin, stdout, stderr, &run); err != nil {
-			tell(stderr, err)
+			cli.Tell(stderr, err)
 			run.Href, run.Err = "", red.String(err.Error())
 			failed = true
 		}
@@ -163,7 +164,7 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 		}
 	}
 	if failed {
-		return &exitError{code: 1} // each failure was told
+		return &cli.ExitError{Code: 1} // each failure was told
 	}
 	return nil
 }
@@ -198,12 +199,12 @@ func exportOne(ctx context.Context, file, out string, maxText int, red *dialogre
 func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create %s: %w", dir, unwrapPath(err))
+		return fmt.Errorf("cannot create %s: %w", dir, cli.UnwrapPath(err))
 	}
 	// A short name of its own: a page's name may be near the 255-byte limit.
 	tmp, err := os.CreateTemp(dir, batchTempPrefix+strconv.Itoa(os.Getpid())+"-*.tmp")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %w", path, cli.UnwrapPath(err))
 	}
 	err = write(tmp)
 	if cerr := tmp.Close(); err == nil {
@@ -211,7 +212,7 @@ func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) err
 	}
 	if err == nil && ctx.Err() != nil {
 		os.Remove(tmp.Name())
-		return stopOf(ctx)
+		return cli.StopOf(ctx)
 	}
 	if err == nil {
 		err = os.Chmod(tmp.Name(), 0o644)
@@ -221,7 +222,7 @@ func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) err
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("writing %s: %w", path, cli.UnwrapPath(err))
 	}
 	return nil
 }

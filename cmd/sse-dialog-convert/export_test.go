@@ -112,7 +112,7 @@ func TestExportStopped(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "report")
 	ctx, stop := stopWith(syscall.SIGTERM)
 	stop()
-	r := cli{args: []string{"export", "--html", "--out-dir", dir, "../../testdata/view/showcase.dialog.jsonl"}, ctx: ctx}.run(t)
+	r := program{args: []string{"export", "--html", "--out-dir", dir, "../../testdata/view/showcase.dialog.jsonl"}, ctx: ctx}.run(t)
 	assert.Equal(t, 128+int(syscall.SIGTERM), r.code, r.stderr)
 	entries, _ := os.ReadDir(dir)
 	assert.Empty(t, entries, "no page, no index, no temporary file")

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
@@ -240,16 +241,16 @@ func oneDialog(srcs []source) (source, error) {
 		case s.err != nil:
 			return s, s.err
 		case s.format != nil && s.file == srcs[0].file && s.file == srcs[len(srcs)-1].file:
-			return s, refusef("%s holds %d sessions, each a dialog of its own: convert them with --out-dir DIR", s.file, len(srcs))
+			return s, cli.Refusef("%s holds %d sessions, each a dialog of its own: convert them with --out-dir DIR", s.file, len(srcs))
 		case s.format != nil:
-			return s, refusef("%s is %s, a dialog of its own: it cannot be joined with other inputs (convert each with --out-dir DIR)", s.name, s.format.Title)
+			return s, cli.Refusef("%s is %s, a dialog of its own: it cannot be joined with other inputs (convert each with --out-dir DIR)", s.name, s.format.Title)
 		case s.sniffed == nil:
 		case first == nil:
 			first = &srcs[i]
 		case s.sniffed.Name != first.sniffed.Name:
 			// Read as one stream, the second would be dropped without a
 			// word, or read as events of the first's format.
-			return s, refusef("%s is %s and %s is %s: FILEs of different formats are not one stream; convert each to a dialog of its own with --out-dir DIR",
+			return s, cli.Refusef("%s is %s and %s is %s: FILEs of different formats are not one stream; convert each to a dialog of its own with --out-dir DIR",
 				first.name, first.sniffed.Title, s.name, s.sniffed.Title)
 		}
 		joined.inputs = append(joined.inputs, s.inputs...)
@@ -288,19 +289,19 @@ func readFileList(path string, nul bool, stdin io.Reader) ([]string, error) {
 	for sc.Scan() {
 		if name := sc.Text(); name != "" {
 			if name == "-" {
-				return nil, usagef("--files-from: %q is no file name (standard input has no name to give its dialog)", name)
+				return nil, cli.Usagef("--files-from: %q is no file name (standard input has no name to give its dialog)", name)
 			}
 			files = append(files, name)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, usagef("--files-from: a name longer than 1 MiB (a NUL-separated list without -0?)")
+			return nil, cli.Usagef("--files-from: a name longer than 1 MiB (a NUL-separated list without -0?)")
 		}
-		return nil, fmt.Errorf("reading --files-from: %w", unwrapPath(err))
+		return nil, fmt.Errorf("reading --files-from: %w", cli.UnwrapPath(err))
 	}
 	if !nul && len(files) == 1 && strings.ContainsRune(files[0], 0) {
-		return nil, usagef("--files-from: the list is NUL-separated: add -0")
+		return nil, cli.Usagef("--files-from: the list is NUL-separated: add -0")
 	}
 	return files, nil
 }

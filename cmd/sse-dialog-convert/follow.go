@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/follow"
@@ -25,7 +26,7 @@ const followGrace = time.Second
 func runFollow(ctx context.Context, o convertOptions, copt dispatch.Options, wopt dialog.Options, file string, stdout, stderr io.Writer) error {
 	path := o.outputPath()
 	if path != "-" && sameAbsPath(path, file) {
-		return refusef("refusing to write the dialog to %s: it is the file followed", path)
+		return cli.Refusef("refusing to write the dialog to %s: it is the file followed", path)
 	}
 	if f, err := os.Open(file); err == nil {
 		err = refuseCompressed(f, file)
@@ -53,7 +54,7 @@ func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle
 	opt := follow.Options{Idle: idle, Grace: followGrace, Done: conv.Finished, Stop: ctx.Done()}
 	fail := func(err error) fed { return fed{code: 1, errs: []error{err}} }
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintf(stderr, "%s: waiting for %s to appear\n", name, quoteName(file))
+		fmt.Fprintf(stderr, "%s: waiting for %s to appear\n", name, cli.QuoteName(file))
 	}
 	f, err := follow.Open(file, opt)
 	if errors.Is(err, follow.ErrGaveUp) {
@@ -77,13 +78,13 @@ func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle
 		if errors.As(err, &oe) {
 			return fed{outErr: err}
 		}
-		return fail(fmt.Errorf("reading %s: %w", file, unwrapPath(err)))
+		return fail(fmt.Errorf("reading %s: %w", file, cli.UnwrapPath(err)))
 	}
 	switch r.Why() {
 	case follow.Idle:
-		fmt.Fprintf(stderr, "%s: %s: no new data for %v; the dialog ends here\n", name, quoteName(file), idle)
+		fmt.Fprintf(stderr, "%s: %s: no new data for %v; the dialog ends here\n", name, cli.QuoteName(file), idle)
 	case follow.Truncated:
-		fmt.Fprintf(stderr, "%s: %s was truncated while followed; the dialog ends here\n", name, quoteName(file))
+		fmt.Fprintf(stderr, "%s: %s was truncated while followed; the dialog ends here\n", name, cli.QuoteName(file))
 	}
 	return fed{whole: true}
 }

@@ -63,7 +63,7 @@ func waitEntries(t *testing.T, path string, n int) []string {
 // startFollow starts --follow in the background.
 func startFollow(t *testing.T, args ...string) *cliRun {
 	t.Helper()
-	return cli{args: append([]string{"--follow", "--clock", "1767225600", "--cwd", "/src"}, args...)}.start(t)
+	return program{args: append([]string{"--follow", "--clock", "1767225600", "--cwd", "/src"}, args...)}.start(t)
 }
 
 func lastEntry(t *testing.T, out string) gjson.Result {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"io"
 	"os"
 	"os/exec"
@@ -12,17 +13,17 @@ import (
 	"time"
 )
 
-// cli is one run of the command in-process: the one way these tests run
+// program is one run of the command in-process: the one way these tests run
 // it. Tests that need a process of its own (a real signal, peak memory,
 // the environment a process reads once) run the binary (binPath) or the
 // test binary as the program (helperCmd).
-type cli struct {
+type program struct {
 	args   []string
 	stdin  io.Reader         // nil: no input
 	stdout io.Writer         // nil: kept, in the result
 	stderr io.Writer         // nil: kept, in the result
 	env    map[string]string // set for the run with t.Setenv: never in a parallel test
-	// ctx, cancelled with a *stopped as its cause, stops the run as that
+	// ctx, cancelled with a *cli.Stopped as its cause, stops the run as that
 	// signal would.
 	ctx context.Context
 }
@@ -38,12 +39,12 @@ const cliPatience = 60 * time.Second
 // runCLI runs the command with stdin and args.
 func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
-	r := cli{args: args, stdin: strings.NewReader(stdin)}.run(t)
+	r := program{args: args, stdin: strings.NewReader(stdin)}.run(t)
 	return r.code, r.stdout, r.stderr
 }
 
 // run runs the command and waits for it.
-func (c cli) run(t *testing.T) cliResult {
+func (c program) run(t *testing.T) cliResult {
 	t.Helper()
 	return c.start(t).wait(t)
 }
@@ -56,7 +57,7 @@ type cliRun struct {
 }
 
 // start runs the command in the background.
-func (c cli) start(t *testing.T) *cliRun {
+func (c program) start(t *testing.T) *cliRun {
 	t.Helper()
 	for k, v := range c.env {
 		t.Setenv(k, v)
@@ -99,7 +100,7 @@ func (r *cliRun) wait(t *testing.T) cliResult {
 // as sig would.
 func stopWith(sig os.Signal) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return ctx, func() { cancel(&stopped{sig: sig}) }
+	return ctx, func() { cancel(&cli.Stopped{Signal: sig}) }
 }
 
 // TestHelperProcess is the program itself when a test runs it as a separate

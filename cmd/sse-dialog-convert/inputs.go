@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
 // input is one stream a job reads: a FILE, standard input, or one of the
@@ -36,7 +37,7 @@ func stdinInput(stdin io.Reader) *input {
 
 // fileInput is a FILE read as a stream.
 func fileInput(path string) *input {
-	in := &input{name: path, label: quoteName(path), stream: true}
+	in := &input{name: path, label: cli.QuoteName(path), stream: true}
 	in.open = func() (io.ReadCloser, error) {
 		f, err := openInput(path)
 		if err == nil {
@@ -49,7 +50,7 @@ func fileInput(path string) *input {
 
 // sessionInput is one dialog a format's Inputs found.
 func sessionInput(si adapter.Input) *input {
-	in := &input{name: si.Name, label: quoteName(si.Name), open: si.Open}
+	in := &input{name: si.Name, label: cli.QuoteName(si.Name), open: si.Open}
 	in.info, _ = os.Stat(si.Name)
 	in.openLimited = si.OpenLimited
 	return in
@@ -57,7 +58,7 @@ func sessionInput(si adapter.Input) *input {
 
 // readerInput is a stream handed over open (view's conversion in memory).
 func readerInput(r io.Reader, name string) *input {
-	return &input{name: name, label: quoteName(name), r: r, stream: true}
+	return &input{name: name, label: cli.QuoteName(name), r: r, stream: true}
 }
 
 func (in *input) file() namedFile {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -218,7 +219,7 @@ func TestFilesFrom(t *testing.T) {
 	assert.Equal(t, want, readDialogs(t, filepath.Join(dir, "list")))
 	assert.Equal(t, name+": 3 files: 3 converted, 0 failed; "+entriesIn(want)+", 0 input lines skipped\n", errOut)
 
-	r := cli{args: args("stdin", "--files-from", "-", "-0"), stdin: strings.NewReader(strings.Join(files, "\x00") + "\x00")}.run(t)
+	r := program{args: args("stdin", "--files-from", "-", "-0"), stdin: strings.NewReader(strings.Join(files, "\x00") + "\x00")}.run(t)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, want, readDialogs(t, filepath.Join(dir, "stdin")))
 
@@ -234,7 +235,7 @@ func TestFilesFrom(t *testing.T) {
 		{args("x", "--files-from", "-"), strings.Join(files, "\x00"), 2, "--files-from: the list is NUL-separated: add -0"},
 		{args("x", "--files-from", "-"), "-\n", 2, `--files-from: "-" is no file name`},
 	} {
-		r := cli{args: tt.args, stdin: strings.NewReader(tt.stdin)}.run(t)
+		r := program{args: tt.args, stdin: strings.NewReader(tt.stdin)}.run(t)
 		assert.Equal(t, tt.code, r.code, "%v", tt.args)
 		assert.Contains(t, r.stderr, tt.want, "%v", tt.args)
 		assert.NoDirExists(t, filepath.Join(dir, "x"))
@@ -261,7 +262,7 @@ func entriesIn(dialogs map[string][]byte) string {
 	for _, d := range dialogs {
 		n += bytes.Count(d, []byte("\n"))
 	}
-	return plural(n, "entry")
+	return cli.Plural(n, "entry")
 }
 
 // TestSourcesInArgumentOrder: the FILEs are asked several at a time, and

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
@@ -80,11 +81,11 @@ func (j *job) run(ctx context.Context) error {
 	wopt := j.wopt
 	if wopt.Warn == nil {
 		// The writer warns under the converter's lock, as dispatch reports.
-		about := displayPath(j.out.path)
+		about := cli.DisplayPath(j.out.path)
 		if j.each {
 			about = j.name
 		}
-		wopt.Warn = warnTo(j.stderr, about)
+		wopt.Warn = cli.WarnTo(j.stderr, about)
 	}
 	conv := dispatch.New(w, wopt, copt)
 	j.conv = conv
@@ -111,9 +112,9 @@ func (j *job) run(ctx context.Context) error {
 		}
 		// The read may block for ever (a FIFO, a terminal): the dialog is
 		// closed now, and the feed stops at its next read (dispatch).
-		s := stopOf(ctx)
+		s := cli.StopOf(ctx)
 		j.stopped = true
-		f = fed{code: s.ExitCode(), ending: s.ending()}
+		f = fed{code: s.ExitCode(), ending: s.Ending()}
 	}
 
 	outErr := f.outErr
@@ -145,9 +146,9 @@ func (j *job) run(ctx context.Context) error {
 		}
 		if j.out.path == "-" && errors.Is(outErr, syscall.EPIPE) {
 			// The reader of stdout went away (| head): end quietly, as filters do.
-			return failed(failCode(f.code, 128+int(syscall.SIGPIPE)))
+			return cli.Failed(failCode(f.code, 128+int(syscall.SIGPIPE)))
 		}
-		return failed(failCode(f.code, 1), append(f.errs, j.mention(j.out.failed(outErr)))...)
+		return cli.Failed(failCode(f.code, 1), append(f.errs, j.mention(j.out.failed(outErr)))...)
 	}
 	if !j.each {
 		reportDone(j.stderr, j.out.path, conv)
@@ -156,10 +157,10 @@ func (j *job) run(ctx context.Context) error {
 		fmt.Fprintf(j.stderr, "%s: %s: warning: %s\n", name, j.name, msg)
 	}
 	if j.stopped {
-		return stopOf(ctx)
+		return cli.StopOf(ctx)
 	}
 	code, errs := j.verdict(f, conv)
-	return failed(code, errs...)
+	return cli.Failed(code, errs...)
 }
 
 // verdict is the job's exit code and errors once its dialog is closed:
@@ -173,7 +174,7 @@ func (j *job) verdict(f fed, conv *dispatch.Converter) (int, []error) {
 		}
 	}
 	if bad := conv.Stats().Bad; j.strict && code == 0 && bad > 0 {
-		errs = append(errs, j.mention(fmt.Errorf("--strict: %s skipped as broken", wasWere(bad, j.lines))))
+		errs = append(errs, j.mention(fmt.Errorf("--strict: %s skipped as broken", cli.WasWere(bad, j.lines))))
 		code = 1
 	}
 	return code, errs
@@ -210,7 +211,7 @@ func (j *job) open(ctx context.Context) error {
 	case <-ctx.Done():
 		go func() { <-done; j.closeInputs() }()
 		j.stopped = true
-		return stopOf(ctx)
+		return cli.StopOf(ctx)
 	}
 }
 
@@ -293,7 +294,7 @@ func feedInput(conv *dispatch.Converter, in *input) error {
 	if err == nil || errors.As(err, &oe) {
 		return err
 	}
-	return fmt.Errorf("reading %s: %w", in.name, unwrapPath(err))
+	return fmt.Errorf("reading %s: %w", in.name, cli.UnwrapPath(err))
 }
 
 // failCode is the exit code when something of ours failed: a code the
@@ -388,13 +389,13 @@ func (o *output) finish(keep bool) error {
 
 // failed says that the dialog could not be written.
 func (o *output) failed(err error) error {
-	return fmt.Errorf("writing the dialog to %s: %w", displayPath(o.path), unwrapPath(err))
+	return fmt.Errorf("writing the dialog to %s: %w", cli.DisplayPath(o.path), cli.UnwrapPath(err))
 }
 
 // reportDone tells where the dialog went, in one line, when a person
 // watches stderr; scripts and logs get nothing.
 func reportDone(stderr io.Writer, path string, conv *dispatch.Converter) {
-	if isTerminal(stderr) {
-		fmt.Fprintf(stderr, "%s: %s written to %s (%s)\n", name, plural(conv.Entries(), "entry"), displayPath(path), conv.Status())
+	if cli.IsTerminal(stderr) {
+		fmt.Fprintf(stderr, "%s: %s written to %s (%s)\n", name, cli.Plural(conv.Entries(), "entry"), cli.DisplayPath(path), conv.Status())
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
@@ -332,7 +333,7 @@ func binStartMidRun(t *testing.T, stdout io.Writer, args ...string) (*exec.Cmd, 
 // dialog ends with complete/timeout naming the signal, exit 128+n.
 func TestSignalsEndTheDialogWithTimeout(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		t.Run(signalName(sig), func(t *testing.T) {
+		t.Run(cli.SignalName(sig), func(t *testing.T) {
 			cmd, stdin, out, stderr := binStartMidRun(t, nil)
 			defer stdin.Close()
 			require.NoError(t, cmd.Process.Signal(sig))
@@ -346,7 +347,7 @@ func TestSignalsEndTheDialogWithTimeout(t *testing.T) {
 			assert.Equal(t, "toolu_1", es[3].ToolID)
 			assert.Equal(t, "complete:timeout", binKind(es[4]))
 			assert.Equal(t, "signal", es[4].Reason)
-			assert.Equal(t, "stopped by "+signalName(sig), es[4].Message)
+			assert.Equal(t, "stopped by "+cli.SignalName(sig), es[4].Message)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,9 +57,9 @@ func TestQuoteName(t *testing.T) {
 		`"a\x1bb"`:           `"a\x1bb"`, // quoting twice changes nothing
 		"zero\u200bwidth.js": `"zero\u200bwidth.js"`,
 	} {
-		assert.Equal(t, want, quoteName(in), "%q", in)
+		assert.Equal(t, want, cli.QuoteName(in), "%q", in)
 	}
-	assert.Equal(t, `a \x1b[2J b\xff \u202e`+"\n", terminalSafe("a \x1b[2J b\xff \u202e\n"))
-	assert.Equal(t, "plain é\tline\n", terminalSafe("plain é\tline\n"))
-	assert.False(t, strings.ContainsAny(terminalSafe("\u009b31m"), "\u009b"))
+	assert.Equal(t, `a \x1b[2J b\xff \u202e`+"\n", cli.TerminalSafe("a \x1b[2J b\xff \u202e\n"))
+	assert.Equal(t, "plain é\tline\n", cli.TerminalSafe("plain é\tline\n"))
+	assert.False(t, strings.ContainsAny(cli.TerminalSafe("\u009b31m"), "\u009b"))
 }

@@ -95,7 +95,7 @@ func TestReadmeExamples(t *testing.T) {
 	for _, p := range pages {
 		for _, ex := range readmeExamples(texts[p]) {
 			count++
-			r := cli{args: ex.args}.run(t)
+			r := program{args: ex.args}.run(t)
 			assert.True(t, matchesElided(ex.want, r.stdout), "%s:\n$ %s %s\nshown:\n%s\nprinted:\n%s\nstderr: %s",
 				p, name, strings.Join(ex.args, " "), ex.want, r.stdout, r.stderr)
 			found = found || strings.Contains(ex.want, `"type":"complete"`)

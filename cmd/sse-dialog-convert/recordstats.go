@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
 
@@ -32,7 +33,7 @@ func (o *convertOptions) checkStats() error {
 	case "", statsText, statsJSON:
 		return nil
 	}
-	return usagef("--stats=%s: want text or json", o.stats)
+	return cli.Usagef("--stats=%s: want text or json", o.stats)
 }
 
 // fileStats is what became of the records of one dialog's input.
@@ -197,10 +198,10 @@ func writeStatsText(w io.Writer, f *fileStats, batch bool, files int) {
 	var b strings.Builder
 	head := ""
 	if batch {
-		head = plural(files, "file") + ": "
+		head = cli.Plural(files, "file") + ": "
 	}
 	fmt.Fprintf(&b, "%s: stats: %s%s read: %d converted, %d skipped; %s written\n",
-		name, head, plural(f.acc.Read, "record"), f.acc.Converted, f.acc.Skipped, plural(f.entries, "entry"))
+		name, head, cli.Plural(f.acc.Read, "record"), f.acc.Converted, f.acc.Skipped, cli.Plural(f.entries, "entry"))
 	kinds := f.acc.SortedKinds()
 	if len(kinds) > 0 {
 		width := len("kind")
@@ -218,10 +219,10 @@ func writeStatsText(w io.Writer, f *fileStats, batch bool, files int) {
 		for _, s := range skips {
 			var what []string
 			if s.Records > 0 {
-				what = append(what, plural(s.Records, "record"))
+				what = append(what, cli.Plural(s.Records, "record"))
 			}
 			if s.Parts > 0 {
-				what = append(what, plural(s.Parts, "part")+" of records converted otherwise")
+				what = append(what, cli.Plural(s.Parts, "part")+" of records converted otherwise")
 			}
 			fmt.Fprintf(&b, "    %s: %s: %s\n", s.Kind, s.Reason, strings.Join(what, ", "))
 		}
@@ -259,5 +260,5 @@ func nothingConverted(acc dispatch.Accounting) string {
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("no record converted, %s skipped (%s)", plural(acc.Skipped, "record"), strings.Join(why, "; "))
+	return fmt.Sprintf("no record converted, %s skipped (%s)", cli.Plural(acc.Skipped, "record"), strings.Join(why, "; "))
 }

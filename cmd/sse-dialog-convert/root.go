@@ -9,104 +9,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
-const name = "sse-dialog-convert"
-
-// Every error a command returns carries the exit status it ends the
-// program with (ExitCode; a plain error is 1), and run prints it, once,
-// with tell.
-
-// usageError is a mistake in the command line: exit 2.
-type usageError struct {
-	err    error
-	noHelp bool   // the message says all there is: no pointer to --help
-	where  string // the command whose --help to point to; "" for the root
-}
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-func (e *usageError) ExitCode() int { return 2 }
-
-func usagef(format string, args ...any) error {
-	return &usageError{err: fmt.Errorf(format, args...)}
-}
-
-// refusef is a usage error told in one line: a command refused because
-// doing it would destroy or mislead (an output over an input, a typo taken
-// for a FILE).
-func refusef(format string, args ...any) error {
-	return &usageError{err: fmt.Errorf(format, args...), noHelp: true}
-}
-
-// exitError ends the program with code, after err's message; a nil err
-// says nothing more (its cause was told already, as --strict findings and
-// a batch's summary are, or needs no words, as a closed stdout).
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-func (e *exitError) Unwrap() error { return e.err }
-func (e *exitError) ExitCode() int { return e.code }
-
-// failed returns the error that ends the program with code and says errs
-// (nil for code 0 and nothing to say).
-func failed(code int, errs ...error) error {
-	err := errors.Join(errs...)
-	if code == 0 && err == nil {
-		return nil
-	}
-	return &exitError{code: code, err: err}
-}
-
-// exitCode is the status err ends the program with: 0 for none, its
-// ExitCode, else 1.
-func exitCode(err error) int {
-	if err == nil {
-		return 0
-	}
-	var c interface{ ExitCode() int }
-	if errors.As(err, &c) {
-		return c.ExitCode()
-	}
-	return 1
-}
-
-// tell prints err for a person: one line each for joined errors, with a
-// pointer to --help at the end of a usage error's, nothing for a stop
-// (the dialog says it) or an exitError with nothing to say. It is the one
-// place errors are printed: run's, and each file's block in a batch.
-func tell(w io.Writer, err error) {
-	var ue *usageError
-	switch e := err.(type) {
-	case nil, *stopped:
-		return
-	case interface{ Unwrap() []error }:
-		for _, e := range e.Unwrap() {
-			tell(w, e)
-		}
-		return
-	case *exitError:
-		tell(w, e.err)
-		return
-	}
-	if errors.As(err, &ue) && !ue.noHelp {
-		fmt.Fprintf(w, "%s: %s (usage: %s --help)\n", name, terminalSafe(err.Error()), firstOf(ue.where, name))
-		return
-	}
-	fmt.Fprintf(w, "%s: %s\n", name, terminalSafe(err.Error()))
-}
+// name is the program's, the prefix of every message.
+const name = cli.Program
 
 // run is the whole program; main only passes it the process's streams.
-// ctx is cancelled, with a *stopped as its cause, to stop a conversion as
+// ctx is cancelled, with a *cli.Stopped as its cause, to stop a conversion as
 // a signal does (the signals themselves are caught by the commands that
 // convert: catchStops).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -116,12 +27,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd := newRootCmd(stdin, stdout, stderr)
 	cmd.SetArgs(args)
 	ran, err := cmd.ExecuteContextC(ctx)
-	var ue *usageError
+	var ue *cli.UsageError
 	if errors.As(err, &ue) && ran != nil {
-		ue.where = ran.CommandPath()
+		ue.Where = ran.CommandPath()
 	}
-	tell(stderr, err)
-	return exitCode(err)
+	cli.Tell(stderr, err)
+	return cli.ExitCode(err)
 }
 
 // formatTable lists the formats the converter reads, one per line: the
@@ -266,10 +177,10 @@ func newHelpCmd() *cobra.Command {
 				// The root takes FILEs: Find leaves a name that is no
 				// command in rest.
 				topic := strings.Join(args, " ")
-				if best := closestCommand(root, firstOf(append(rest, topic)...)); best != "" {
-					return refusef("unknown help topic %q; did you mean %q?", topic, best)
+				if best := closestCommand(root, cli.FirstOf(append(rest, topic)...)); best != "" {
+					return cli.Refusef("unknown help topic %q; did you mean %q?", topic, best)
 				}
-				return refusef("unknown help topic %q (the commands: %s)", topic, strings.Join(commandNames(root), ", "))
+				return cli.Refusef("unknown help topic %q (the commands: %s)", topic, strings.Join(commandNames(root), ", "))
 			}
 			cmd.InitDefaultHelpFlag()
 			cmd.InitDefaultVersionFlag()
@@ -291,8 +202,8 @@ func strictCompletion(c *cobra.Command) {
 			shells = append(shells, sub.Name())
 		}
 		if best := closest(args[0], shells); best != "" {
-			return refusef("no completion for %q; did you mean %q?", args[0], best)
+			return cli.Refusef("no completion for %q; did you mean %q?", args[0], best)
 		}
-		return refusef("no completion for %q: the shells are %s (%s completion SHELL)", args[0], strings.Join(shells, ", "), name)
+		return cli.Refusef("no completion for %q: the shells are %s (%s completion SHELL)", args[0], strings.Join(shells, ", "), name)
 	}
 }

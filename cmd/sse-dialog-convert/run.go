@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ssebench/sse-dialog-convert/internal/agentrun"
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
@@ -97,9 +98,9 @@ and exit status 127 (not found) or 126 (not executable).`,
 	f.StringVar(&o.transcript, "transcript", "", "save COMMAND's output to `PATH` (default $SSE_ARCHIVE/transcript.jsonl, else /tmp/sse-archive/transcript.jsonl)")
 	f.BoolVar(&o.noTranscript, "no-transcript", false, "do not save COMMAND's output")
 	o.grace, o.linger = 10*time.Second, 30*time.Second
-	f.Var((*durationValue)(&o.timeout), "timeout", "stop COMMAND after `DURATION`: seconds (1800) or a duration (30m) (default $TIMEOUT seconds when set; 0: no limit)")
-	f.Var((*durationValue)(&o.grace), "grace", "`DURATION` between SIGTERM and SIGKILL when stopping COMMAND")
-	f.Var((*durationValue)(&o.linger), "linger", "stop COMMAND when it prints nothing for `DURATION` after its final event (0: wait for it)")
+	f.Var((*cli.DurationValue)(&o.timeout), "timeout", "stop COMMAND after `DURATION`: seconds (1800) or a duration (30m) (default $TIMEOUT seconds when set; 0: no limit)")
+	f.Var((*cli.DurationValue)(&o.grace), "grace", "`DURATION` between SIGTERM and SIGKILL when stopping COMMAND")
+	f.Var((*cli.DurationValue)(&o.linger), "linger", "stop COMMAND when it prints nothing for `DURATION` after its final event (0: wait for it)")
 	return cmd
 }
 
@@ -109,33 +110,33 @@ func envTimeout(s string) (time.Duration, error) {
 	if strings.TrimSpace(s) == "" {
 		return 0, nil
 	}
-	if d, err := parseSeconds(s); err == nil && d >= 0 {
+	if d, err := cli.ParseSeconds(s); err == nil && d >= 0 {
 		return d, nil
 	}
 	return 0, fmt.Errorf("TIMEOUT=%q is not a number of seconds; set it to seconds (TIMEOUT=1800), or give --timeout, which overrides it", s)
 }
 
 func (o *runOptions) transcriptPath() string {
-	return firstOf(o.transcript, archivePath("transcript.jsonl"))
+	return cli.FirstOf(o.transcript, archivePath("transcript.jsonl"))
 }
 
 // checkRun rejects flag combinations that cannot work, before anything starts.
 func (o *runOptions) checkRun(argv []string) error {
 	switch {
 	case len(argv) == 0:
-		return usagef("run needs a COMMAND (run [flags] -- COMMAND [ARG ...])")
+		return cli.Usagef("run needs a COMMAND (run [flags] -- COMMAND [ARG ...])")
 	case o.promptStdin && o.prompt == "" && o.promptFile == "":
-		return usagef("--prompt-stdin needs --prompt or --prompt-file")
+		return cli.Usagef("--prompt-stdin needs --prompt or --prompt-file")
 	case o.promptStdin && o.stdinFile != "":
-		return usagef("--prompt-stdin and --stdin-file both give COMMAND's input")
+		return cli.Usagef("--prompt-stdin and --stdin-file both give COMMAND's input")
 	case o.transcript != "" && o.noTranscript:
-		return usagef("--transcript and --no-transcript cannot both be given")
+		return cli.Usagef("--transcript and --no-transcript cannot both be given")
 	case o.timeout < 0 || o.grace < 0 || o.linger < 0:
-		return usagef("--timeout, --grace and --linger cannot be negative")
+		return cli.Usagef("--timeout, --grace and --linger cannot be negative")
 	case !o.noTranscript && o.outputPath() != "-" && sameAbsPath(o.transcriptPath(), o.outputPath()):
-		return usagef("the transcript and the dialog would be the same file: %s", o.outputPath())
+		return cli.Usagef("the transcript and the dialog would be the same file: %s", o.outputPath())
 	case !o.noTranscript && o.transcriptPath() == "-":
-		return usagef("--transcript - is not supported (use --tee to copy the output to stdout)")
+		return cli.Usagef("--transcript - is not supported (use --tee to copy the output to stdout)")
 	}
 	return nil
 }
@@ -234,8 +235,8 @@ type agent struct {
 func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 	o := a.o
 	if ctx.Err() != nil { // stopped before the agent started: do not start it
-		s := stopOf(ctx)
-		return fed{code: s.ExitCode(), ending: s.ending()}
+		s := cli.StopOf(ctx)
+		return fed{code: s.ExitCode(), ending: s.Ending()}
 	}
 	var transcript *os.File
 	tpath := o.transcriptPath()
@@ -243,7 +244,7 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 		var err error
 		if transcript, err = openTranscript(tpath, a.writes()); err != nil {
 			code := 1
-			var ue *usageError
+			var ue *cli.UsageError
 			if errors.As(err, &ue) {
 				code = 2
 			} else {
@@ -260,9 +261,9 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 	go func() {
 		select {
 		case <-ctx.Done():
-			if s, ok := context.Cause(ctx).(*stopped); ok {
+			if s, ok := context.Cause(ctx).(*cli.Stopped); ok {
 				select {
-				case a.sigs <- s.sig:
+				case a.sigs <- s.Signal:
 				default:
 				}
 			}
@@ -287,7 +288,7 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 				_ = conv.Close(&dialog.Ending{Status: dialog.StatusTimeout, Reason: dialog.ReasonTimeout,
 					Message: fmt.Sprintf("stopped at the time limit of %v", o.timeout)})
 			case agentrun.Signaled:
-				_ = conv.Close((&stopped{sig: sig}).ending())
+				_ = conv.Close((&cli.Stopped{Signal: sig}).Ending())
 			case agentrun.Lingered:
 				fmt.Fprintf(a.stderr, "%s: the agent printed nothing for %v after its final event: stopping it\n", name, o.linger)
 				_ = conv.Close(nil) // the final event decides
@@ -318,7 +319,7 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 	f := fed{whole: res.Cause == agentrun.Exited}
 	f.code, f.ending = judge(res, conv)
 	if res.TranscriptErr != nil {
-		f.errs = append(f.errs, fmt.Errorf("writing the transcript to %s: %w", tpath, unwrapPath(res.TranscriptErr)))
+		f.errs = append(f.errs, fmt.Errorf("writing the transcript to %s: %w", tpath, cli.UnwrapPath(res.TranscriptErr)))
 		f.code = failCode(f.code, 1)
 	}
 	var oe *dispatch.OutputError
@@ -339,7 +340,7 @@ func judge(res agentrun.Result, conv *dispatch.Converter) (int, *dialog.Ending) 
 	case agentrun.TimedOut:
 		return res.Code, nil // the ending was written when the stop began
 	case agentrun.Signaled:
-		return (&stopped{sig: res.Signal}).ExitCode(), nil
+		return (&cli.Stopped{Signal: res.Signal}).ExitCode(), nil
 	case agentrun.Lingered:
 		if conv.Summary().Status == dialog.StatusSuccess {
 			return 0, nil
@@ -351,7 +352,7 @@ func judge(res agentrun.Result, conv *dispatch.Converter) (int, *dialog.Ending) 
 	}
 	msg := fmt.Sprintf("the agent exited with code %d before its final event", res.Code)
 	if res.KilledBy != 0 {
-		msg = fmt.Sprintf("the agent was killed by %s before its final event", signalName(res.KilledBy))
+		msg = fmt.Sprintf("the agent was killed by %s before its final event", cli.SignalName(res.KilledBy))
 	}
 	return res.Code, &dialog.Ending{Status: dialog.StatusError, Reason: dialog.ReasonIncomplete, Message: msg}
 }
@@ -402,7 +403,7 @@ func openTranscript(path string, writes []namedFile) (*os.File, error) {
 		for _, w := range writes {
 			if w.info != nil && os.SameFile(info, w.info) {
 				f.Close()
-				return nil, refusef("refusing to write the transcript to %s: it is the same file as %s", quoteName(path), w)
+				return nil, cli.Refusef("refusing to write the transcript to %s: it is the same file as %s", cli.QuoteName(path), w)
 			}
 		}
 		err = f.Truncate(0)

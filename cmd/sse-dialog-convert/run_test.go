@@ -63,7 +63,7 @@ func runAgent(t *testing.T, dir string, stdin string, args ...string) runOutcome
 	t.Helper()
 	dialogPath := filepath.Join(dir, "dialog.jsonl")
 	full := append([]string{"run", "-o", dialogPath, "--clock", "2026-01-02T03:04:05Z"}, args...)
-	r := cli{args: full, stdin: strings.NewReader(stdin)}.run(t)
+	r := program{args: full, stdin: strings.NewReader(stdin)}.run(t)
 	out := runOutcome{code: r.code, stdout: r.stdout, stderr: r.stderr}
 	out.dialog, _ = os.ReadFile(dialogPath)
 	requireValid(t, out.dialog)
@@ -137,7 +137,7 @@ func TestRunLive(t *testing.T) {
 	}
 	require.Len(t, want, len(lines))
 
-	r := cli{args: []string{"run", "-o", dialogPath, "--transcript", transcriptPath, "--timeout", agentLimit, "--grace", "1s",
+	r := program{args: []string{"run", "-o", dialogPath, "--transcript", transcriptPath, "--timeout", agentLimit, "--grace", "1s",
 		"--", "env", "GATE=" + gate, agentFile(t, "replay.sh"), stream}}.start(t)
 	for i := range lines {
 		ok := assert.Eventually(t, func() bool {

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
@@ -125,7 +126,7 @@ func TestOutputOverStandardInputIsRefused(t *testing.T) {
 	} {
 		f, err := os.Open(in)
 		require.NoError(t, err)
-		r := cli{args: args, stdin: f}.run(t)
+		r := program{args: args, stdin: f}.run(t)
 		f.Close()
 		assert.Equal(t, 2, r.code)
 		assert.Contains(t, r.stderr, "it is the same file as standard input\n")
@@ -150,7 +151,7 @@ func TestStdoutOverAnInputIsRefused(t *testing.T) {
 	for _, tt := range tests {
 		out, err := os.OpenFile(in, os.O_WRONLY|os.O_APPEND, 0)
 		require.NoError(t, err)
-		r := cli{args: tt.args, stdout: out}.run(t)
+		r := program{args: tt.args, stdout: out}.run(t)
 		out.Close()
 		assert.Equal(t, 2, r.code, "%v", tt.args)
 		assert.Equal(t, name+": "+tt.want+"\n", r.stderr)
@@ -478,11 +479,11 @@ func TestCommandLineTruths(t *testing.T) {
 	})
 	t.Run("plain seconds", func(t *testing.T) {
 		for in, want := range map[string]time.Duration{"1800": 30 * time.Minute, "0.5": 500 * time.Millisecond, "30m": 30 * time.Minute, "0": 0} {
-			var d durationValue
+			var d cli.DurationValue
 			require.NoError(t, d.Set(in), in)
 			assert.Equal(t, want, time.Duration(d), in)
 		}
-		var d durationValue
+		var d cli.DurationValue
 		assert.Error(t, d.Set("soon"))
 		cmd := newRunCmd()
 		require.NoError(t, cmd.ParseFlags([]string{"--timeout", "1800", "--grace", "5", "--linger", "0"}))

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
 // namedFile is a file a command reads or writes, as its messages name it.
@@ -19,7 +20,7 @@ func (f namedFile) String() string {
 	if f.path == "" {
 		return f.what
 	}
-	return f.what + " " + quoteName(f.path)
+	return f.what + " " + cli.QuoteName(f.path)
 }
 
 // statFile names path and finds what it is, through symlinks.
@@ -71,7 +72,7 @@ func refuseOverwrite(outputs, inputs []namedFile) error {
 			continue
 		}
 		if f, ok := in.find(out.info); ok {
-			return refusef("refusing to write %s to %s: it is the same file as %s", out.what, out.path, f)
+			return cli.Refusef("refusing to write %s to %s: it is the same file as %s", out.what, out.path, f)
 		}
 	}
 	return nil
@@ -143,7 +144,7 @@ func refuseFormatFile(out namedFile, f *adapter.Format) error {
 		return nil
 	}
 	if _, ok, _ := f.Inputs(out.path); ok {
-		return refusef("refusing to write %s to %s: it is %s, which this conversion may read", out.what, out.path, f.Title)
+		return cli.Refusef("refusing to write %s to %s: it is %s, which this conversion may read", out.what, out.path, f.Title)
 	}
 	return nil
 }

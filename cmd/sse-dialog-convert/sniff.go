@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
@@ -30,7 +31,7 @@ func wrongFormat(conv *dispatch.Converter, format, input string) string {
 		}
 	}
 	chosen, known := conv.Format()
-	input = quoteName(input)
+	input = cli.QuoteName(input)
 	switch {
 	case format != "auto" && format != "":
 		if st.Recognised == 0 {

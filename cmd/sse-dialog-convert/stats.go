@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/runstats"
@@ -74,16 +75,16 @@ type statsRun struct {
 
 func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !slices.Contains(runstats.Formats, o.format) {
-		return usagef("unknown --format %q (want %s)", o.format, strings.Join(runstats.Formats, ", "))
+		return cli.Usagef("unknown --format %q (want %s)", o.format, strings.Join(runstats.Formats, ", "))
 	}
 	if o.by != "" && !slices.Contains(runstats.GroupKeys, o.by) {
-		return usagef("unknown --by %q (want %s)", o.by, strings.Join(runstats.GroupKeys, ", "))
+		return cli.Usagef("unknown --by %q (want %s)", o.by, strings.Join(runstats.GroupKeys, ", "))
 	}
 	if o.jobs < 1 {
-		return usagef("--jobs must be at least 1")
+		return cli.Usagef("--jobs must be at least 1")
 	}
 	if o.nul && o.filesFrom == "" {
-		return usagef("-0 tells how --files-from separates names: give --files-from")
+		return cli.Usagef("-0 tells how --files-from separates names: give --files-from")
 	}
 	files := args
 	if o.filesFrom != "" {
@@ -94,7 +95,7 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 		files = append(slices.Clone(files), more...)
 	}
 	if len(files) == 0 {
-		return usagef("stats needs at least one DIALOG, TRANSCRIPT or DIR")
+		return cli.Usagef("stats needs at least one DIALOG, TRANSCRIPT or DIR")
 	}
 	var runs []statsRun
 	var rows []runstats.Row // rows of inputs that could not even be listed
@@ -108,23 +109,23 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 	}
 	rows = append(rows, statsRows(ctx, runs, o.jobs, stdin, &lockedWriter{w: stderr})...)
 	if ctx.Err() != nil {
-		return stopOf(ctx)
+		return cli.StopOf(ctx)
 	}
 	if o.sort != "" {
 		if err := runstats.SortBy(rows, o.sort); err != nil {
-			return usagef("--sort: %v", err)
+			return cli.Usagef("--sort: %v", err)
 		}
 	}
 	rep, err := runstats.NewReport(rows, o.by)
 	if err != nil {
-		return usagef("--by: %v", err)
+		return cli.Usagef("--by: %v", err)
 	}
 	if err := rep.Write(stdout, o.format); err != nil {
 		return err
 	}
 	for _, r := range rows {
 		if r.Err != "" {
-			return &exitError{code: 1} // each failure is a row that says why
+			return &cli.ExitError{Code: 1} // each failure is a row that says why
 		}
 	}
 	return nil

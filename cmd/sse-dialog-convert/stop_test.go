@@ -27,7 +27,7 @@ func TestStopDoesNotWaitForTheInput(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	ctx, stop := stopWith(syscall.SIGHUP)
-	r := cli{args: []string{"-o", out}, stdin: pr, ctx: ctx}.start(t)
+	r := program{args: []string{"-o", out}, stdin: pr, ctx: ctx}.start(t)
 	for _, s := range binRuns["claude"][:3] {
 		_, err := io.WriteString(pw, s.line+"\n")
 		require.NoError(t, err)
@@ -56,7 +56,7 @@ func TestStopWhileAnInputOpens(t *testing.T) {
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
 	out := filepath.Join(dir, "d.jsonl")
 	ctx, stop := stopWith(syscall.SIGINT)
-	r := cli{args: []string{fifo, "-o", out}, ctx: ctx}.start(t)
+	r := program{args: []string{fifo, "-o", out}, ctx: ctx}.start(t)
 	stop()
 	res := r.wait(t)
 	assert.Equal(t, 128+int(syscall.SIGINT), res.code)
@@ -76,7 +76,7 @@ func TestStopRun(t *testing.T) {
 	pidfile := filepath.Join(dir, "pid")
 	out := filepath.Join(dir, "dialog.jsonl")
 	ctx, stop := stopWith(syscall.SIGTERM)
-	r := cli{args: []string{"run", "-o", out, "--no-transcript", "--grace", "500ms", "--timeout", agentLimit,
+	r := program{args: []string{"run", "-o", out, "--no-transcript", "--grace", "500ms", "--timeout", agentLimit,
 		"--", "env", "PIDFILE=" + pidfile, agentFile(t, "sleeper.sh")}, ctx: ctx}.start(t)
 	require.Eventually(t, func() bool { _, err := os.Stat(pidfile); return err == nil }, safety, 10*time.Millisecond, "the agent did not start")
 	stop()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -60,12 +61,12 @@ func readPTY(t *testing.T, control, term *os.File) string {
 
 func TestIsTerminal(t *testing.T) {
 	_, term := openPTY(t)
-	assert.True(t, isTerminal(term))
+	assert.True(t, cli.IsTerminal(term))
 	null, err := os.Open(os.DevNull)
 	require.NoError(t, err)
 	defer null.Close()
-	assert.False(t, isTerminal(null), "/dev/null is a character device, not a terminal")
-	assert.False(t, isTerminal(new(bytes.Buffer)))
+	assert.False(t, cli.IsTerminal(null), "/dev/null is a character device, not a terminal")
+	assert.False(t, cli.IsTerminal(new(bytes.Buffer)))
 }
 
 // TestTerminalLines: with stderr a terminal, a finished conversion says in
@@ -79,17 +80,17 @@ func TestTerminalLines(t *testing.T) {
 	require.NoError(t, os.WriteFile(in, []byte(claudeRun), 0o644))
 	out := filepath.Join(dir, "d.jsonl")
 
-	require.Equal(t, 0, cli{args: []string{in, "-o", out}, stderr: term}.run(t).code)
+	require.Equal(t, 0, program{args: []string{in, "-o", out}, stderr: term}.run(t).code)
 	assert.Equal(t, name+": 3 entries written to "+out+" (success)\n", readPTY(t, control, term))
 
-	r := cli{args: []string{in, "-o", out}}.run(t)
+	r := program{args: []string{in, "-o", out}}.run(t)
 	require.Equal(t, 0, r.code)
 	assert.Empty(t, r.stderr, "silent when stderr is no terminal")
 
 	// Standard input a terminal: end of input is typed as Ctrl-D.
 	_, err := control.Write([]byte("\x04"))
 	require.NoError(t, err)
-	r = cli{args: []string{"-o", out}, stdin: term}.run(t)
+	r = program{args: []string{"-o", out}, stdin: term}.run(t)
 	require.Equal(t, 0, r.code)
 	assert.Equal(t, name+": reading agent events from standard input (a terminal); Ctrl-D ends them\n", r.stderr)
 	es := readDialog(t, out)

@@ -26,11 +26,11 @@ func TestTerminalWaitIsSaid(t *testing.T) {
 	} {
 		_, err := control.Write([]byte("\x04"))
 		require.NoError(t, err)
-		r := cli{args: tc.args, stdin: term}.run(t)
+		r := program{args: tc.args, stdin: term}.run(t)
 		first, _, _ := strings.Cut(r.stderr, "\n")
 		assert.Equal(t, tc.want, first+"\n", "%v", tc.args)
 	}
 	// Not said when standard input is no terminal.
-	r := cli{args: []string{"validate"}, stdin: strings.NewReader("")}.run(t)
+	r := program{args: []string{"validate"}, stdin: strings.NewReader("")}.run(t)
 	assert.NotContains(t, r.stderr, "a terminal")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
 // notACommand refuses a first FILE that is a mistyped subcommand
@@ -28,10 +29,10 @@ func notACommand(root *cobra.Command, args []string) error {
 		return nil
 	}
 	if closeTo(arg, "version") {
-		return refusef("unknown command %q; did you mean \"--version\"?", arg)
+		return cli.Refusef("unknown command %q; did you mean \"--version\"?", arg)
 	}
 	if best := closestCommand(root, arg); best != "" {
-		return refusef("unknown command %q; did you mean %q?", arg, best)
+		return cli.Refusef("unknown command %q; did you mean %q?", arg, best)
 	}
 	return nil
 }
@@ -91,7 +92,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		}
 		given := missing.GetSpecifiedName()
 		if missing.GetSpecifiedShortnames() != "" {
-			return usagef("unknown flag -%s in -%s", given, missing.GetSpecifiedShortnames())
+			return cli.Usagef("unknown flag -%s in -%s", given, missing.GetSpecifiedShortnames())
 		}
 		var names []string
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
@@ -100,18 +101,18 @@ func flagError(cmd *cobra.Command, err error) error {
 			}
 		})
 		if best := closest(given, names); best != "" {
-			return refusef("unknown flag --%s; did you mean --%s?", given, best)
+			return cli.Refusef("unknown flag --%s; did you mean --%s?", given, best)
 		}
 		for _, other := range cmd.Root().Commands() {
 			if other != cmd && other.IsAvailableCommand() && other.Flags().Lookup(given) != nil && cmd.Flags().Lookup(given) == nil {
-				return refusef("unknown flag --%s here: it is a flag of %s (%s %s --%s …)", given, other.Name(), name, other.Name(), given)
+				return cli.Refusef("unknown flag --%s here: it is a flag of %s (%s %s --%s …)", given, other.Name(), name, other.Name(), given)
 			}
 		}
-		return usagef("unknown flag --%s", given)
+		return cli.Usagef("unknown flag --%s", given)
 	case errors.As(err, &invalid):
-		return refusef("--%s %q: %s", invalid.GetFlag().Name, invalid.GetValue(), wanted(invalid))
+		return cli.Refusef("--%s %q: %s", invalid.GetFlag().Name, invalid.GetValue(), wanted(invalid))
 	}
-	return &usageError{err: err}
+	return &cli.UsageError{Err: err}
 }
 
 // wanted says what a flag's value should have been: our own values say it

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
@@ -53,7 +54,7 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	if slices.Contains(files, "-") && isTerminal(stdin) {
+	if slices.Contains(files, "-") && cli.IsTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading a dialog from standard input (a terminal); Ctrl-D ends it\n", name)
 	}
 	failed := false
@@ -65,15 +66,15 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 				return
 			}
 			if f.Line == 0 {
-				fmt.Fprintf(stdout, "%s: %s\n", quoteName(rep.File), f.Msg)
+				fmt.Fprintf(stdout, "%s: %s\n", cli.QuoteName(rep.File), f.Msg)
 			} else {
-				fmt.Fprintf(stdout, "%s:%d: %s\n", quoteName(rep.File), f.Line, f.Msg)
+				fmt.Fprintf(stdout, "%s:%d: %s\n", cli.QuoteName(rep.File), f.Line, f.Msg)
 			}
 		})
 		if err != nil {
 			// A file that cannot be read is a failure, on stderr; for --json
 			// it is also a report, so that every FILE gets one.
-			tell(stderr, err)
+			cli.Tell(stderr, err)
 			rep.Findings = append(rep.Findings, dialog.Finding{Msg: err.Error()})
 		}
 		rep.Valid = len(rep.Findings) == 0
@@ -85,7 +86,7 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 		}
 	}
 	if failed {
-		return &exitError{code: 1} // the findings were told
+		return &cli.ExitError{Code: 1} // the findings were told
 	}
 	return nil
 }
@@ -120,7 +121,7 @@ func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Fi
 		// end (Ctrl-D) once.
 		rest = bytes.NewReader(head)
 	case err != nil:
-		return rep, fmt.Errorf("reading %s: %w", rep.File, unwrapPath(err))
+		return rep, fmt.Errorf("reading %s: %w", rep.File, cli.UnwrapPath(err))
 	}
 	if first, _, _ := bytes.Cut(head, []byte("\n")); !dialogread.IsDialog(first) {
 		if f, ok := inputFormat(head); ok {
@@ -141,7 +142,7 @@ func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Fi
 		found(rep, f)
 	})
 	if err != nil {
-		return rep, fmt.Errorf("reading %s: %w", quoteName(rep.File), unwrapPath(err))
+		return rep, fmt.Errorf("reading %s: %w", cli.QuoteName(rep.File), cli.UnwrapPath(err))
 	}
 	return rep, nil
 }
@@ -192,7 +193,7 @@ func notADialogFile(file string) error {
 	f, ins, _, err := claim(file, st.IsDir(), registry.All(), false, &sniff)
 	switch {
 	case err == nil && f != nil && st.IsDir():
-		return fmt.Errorf("%s is a folder of %s, an input: convert it first (%s --out-dir dialogs %s), then validate the dialogs (dialogs/*.dialog.jsonl)", file, plural(len(ins), "session"), name, file)
+		return fmt.Errorf("%s is a folder of %s, an input: convert it first (%s --out-dir dialogs %s), then validate the dialogs (dialogs/*.dialog.jsonl)", file, cli.Plural(len(ins), "session"), name, file)
 	case err == nil && f != nil:
 		return fmt.Errorf("%s is %s, an input, not a dialog: convert it first (%s %s -o dialog.jsonl), then validate the dialog", file, f.Title, name, file)
 	case st.IsDir():

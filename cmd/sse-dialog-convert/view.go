@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
@@ -61,7 +62,7 @@ $PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`
   sse-dialog-convert view --redact 'sk-[A-Za-z0-9]+' --no-pager dialog.jsonl > run.txt`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return usagef("view takes one FILE")
+				return cli.Usagef("view takes one FILE")
 			}
 			return nil
 		},
@@ -77,10 +78,10 @@ $PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`
 	f.StringVar(&o.color, "color", "auto", "`WHEN` to colour: auto (on a terminal), always, never; NO_COLOR always wins")
 	f.BoolVar(&o.follow, "follow", false, "draw the dialog as another process writes it, until its complete entry")
 	o.idleTimeout = 5 * time.Minute
-	f.Var((*durationValue)(&o.idleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
+	f.Var((*cli.DurationValue)(&o.idleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
 	f.StringArrayVar(&o.redact, "redact", nil, "mask every match of `REGEX` in every string (repeatable)")
 	o.maxText = dialog.DefaultMaxText
-	f.Var(sizeValue[int]{&o.maxText}, "max-text", maxTextUsage)
+	f.Var(cli.SizeValue[int]{P: &o.maxText}, "max-text", maxTextUsage)
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -92,10 +93,10 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	}
 	red, err := dialogread.NewRedactor(o.redact)
 	if err != nil {
-		return usagef("--redact: %v", err)
+		return cli.Usagef("--redact: %v", err)
 	}
 	if o.idleTimeout < 0 {
-		return usagef("--idle-timeout cannot be negative")
+		return cli.Usagef("--idle-timeout cannot be negative")
 	}
 	if err := checkMaxText(o.maxText); err != nil {
 		return err
@@ -109,7 +110,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 		color = true
 	case "never":
 	default:
-		return usagef("unknown --color %q (want auto, always or never)", o.color)
+		return cli.Usagef("unknown --color %q (want auto, always or never)", o.color)
 	}
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		color = false
@@ -121,7 +122,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 
 	if o.follow {
 		if file == "-" {
-			return usagef("--follow needs a FILE")
+			return cli.Usagef("--follow needs a FILE")
 		}
 		s := view.NewStream(stdout, vopt)
 		// What is not shown is counted, and said before the closing line.
@@ -151,7 +152,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	}
 
 	if sessions := folderSessions(file, stdin); sessions != nil {
-		return refusef("%s holds %d sessions and view shows one: name it (%s view %s), or export them all (%s export --html --out-dir DIR %s)",
+		return cli.Refusef("%s holds %d sessions and view shows one: name it (%s view %s), or export them all (%s export --html --out-dir DIR %s)",
 			file, len(sessions), name, sessions[0], name, file)
 	}
 	// Drawn as it is read: the first screen shows before the rest is
@@ -175,7 +176,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	case out.werr != nil:
 		return out.werr // writing the view failed, not reading the dialog
 	case err != nil:
-		return fmt.Errorf("reading %s: %w", quoteName(file), err)
+		return fmt.Errorf("reading %s: %w", cli.QuoteName(file), err)
 	}
 	return perr
 }
@@ -187,7 +188,7 @@ const maxTextUsage = "when FILE is converted, cut tool results, errors and args 
 // checkMaxText refuses a --max-text below -1.
 func checkMaxText(n int) error {
 	if n < -1 {
-		return usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", n)
+		return cli.Usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", n)
 	}
 	return nil
 }
@@ -364,7 +365,7 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 // and args strings cut to maxText bytes (--max-text; <= 0: no cap).
 func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
-	if file == "-" && isTerminal(stdin) {
+	if file == "-" && cli.IsTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
 	}
 	closeFile := func() {}
@@ -374,7 +375,7 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr 
 		}
 		f, err := openInput(file)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", quoteName(file), unwrapPath(err))
+			return nil, fmt.Errorf("cannot read %s: %w", cli.QuoteName(file), cli.UnwrapPath(err))
 		}
 		closeFile = func() { f.Close() }
 		src = source{name: file, inputs: []*input{{name: file, label: file, r: f, stream: true}}}
@@ -382,7 +383,7 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr 
 	r, release, err := sessionfile.Decompressed(src.inputs[0].r)
 	if err != nil {
 		closeFile()
-		return nil, fmt.Errorf("reading %s: %w", quoteName(src.name), unwrapPath(err))
+		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.name), cli.UnwrapPath(err))
 	}
 	done := func() { release(); closeFile() }
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -390,7 +391,7 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr 
 	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
 		done()
-		return nil, fmt.Errorf("reading %s: %w", quoteName(src.name), unwrapPath(err))
+		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.name), cli.UnwrapPath(err))
 	}
 	in := io.MultiReader(bytes.NewReader(first), br)
 	if dialogread.IsDialog(first) {
@@ -451,7 +452,7 @@ func readSource(src io.ReadCloser, file string, red *dialogread.Redactor) (*dial
 		return nil, cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", quoteName(file), err)
+		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(file), err)
 	}
 	return d, nil
 }

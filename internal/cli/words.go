@@ -1,4 +1,4 @@
-package main
+package cli
 
 // How the command words things: counts, paths, errors; and whether a
 // person is watching.
@@ -14,15 +14,15 @@ import (
 )
 
 // wasWere is "1 input line was" or "3 input lines were".
-func wasWere(n int, word string) string {
+func WasWere(n int, word string) string {
 	if n == 1 {
-		return plural(n, word) + " was"
+		return Plural(n, word) + " was"
 	}
-	return plural(n, word) + " were"
+	return Plural(n, word) + " were"
 }
 
 // unwrapPath drops the path of an *os.PathError, for messages that name it already.
-func unwrapPath(err error) error {
+func UnwrapPath(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
@@ -31,11 +31,11 @@ func unwrapPath(err error) error {
 }
 
 // displayPath names an output path: "-" is stdout.
-func displayPath(p string) string {
+func DisplayPath(p string) string {
 	if p == "-" {
 		return "stdout"
 	}
-	return quoteName(p)
+	return QuoteName(p)
 }
 
 // quoteName is a file name as a message shows it: as it is when every
@@ -44,7 +44,7 @@ func displayPath(p string) string {
 // bytes that are not UTF-8 cannot write to the terminal (a name such as
 // x\x1b]52;c;…\a.jsonl set the clipboard) nor hide what it is. A quoted
 // name is shown as it is: quoting twice changes nothing.
-func quoteName(p string) string {
+func QuoteName(p string) string {
 	for _, c := range p {
 		if c == utf8.RuneError || c != ' ' && !unicode.IsPrint(c) {
 			return strconv.Quote(p)
@@ -58,7 +58,7 @@ func quoteName(p string) string {
 // characters (bidi controls, zero-width ones) and bytes that are not
 // UTF-8, each as its Go escape. Every diagnostic passes through it, names
 // that reach a message unquoted included.
-func terminalSafe(msg string) string {
+func TerminalSafe(msg string) string {
 	clean := true
 	for _, c := range msg {
 		if unsafeRune(c) {
@@ -99,7 +99,7 @@ func unsafeRune(c rune) bool {
 }
 
 // firstOf returns the first value that is not empty.
-func firstOf(vals ...string) string {
+func FirstOf(vals ...string) string {
 	for _, v := range vals {
 		if v != "" {
 			return v
@@ -109,7 +109,7 @@ func firstOf(vals ...string) string {
 }
 
 // plural is "1 entry", "2 entries", "3 files".
-func plural(n int, word string) string {
+func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
@@ -121,7 +121,7 @@ func plural(n int, word string) string {
 
 // isTerminal reports whether a stream is a terminal: a character device
 // other than /dev/null (which scripts redirect to and from).
-func isTerminal(stream any) bool {
+func IsTerminal(stream any) bool {
 	f, ok := stream.(*os.File)
 	if !ok {
 		return false

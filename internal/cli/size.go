@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// sizeWanted is what a size flag says of a value it cannot read.
-const sizeWanted = "want a size in bytes, such as 16384, 16k or 2M"
+// SizeWanted is what a size flag says of a value it cannot read.
+const SizeWanted = "want a size in bytes, such as 16384, 16k or 2M"
 
 // sizeUnit splits a size into its number and the bytes its suffix stands
 // for: k, M, G are KiB, MiB, GiB, as the defaults (16 KiB, 30 MiB,
@@ -28,7 +28,7 @@ func sizeUnit(s string) (num string, unit int64) {
 
 // parseSize reads a size: a whole number of bytes, or one followed by k,
 // M or G. Negative numbers pass (-1 means no cap where a flag says so).
-func parseSize(s string) (int64, error) {
+func ParseSize(s string) (int64, error) {
 	num, unit := sizeUnit(strings.TrimSpace(s))
 	n, err := strconv.ParseInt(num, 10, 64)
 	var ne *strconv.NumError
@@ -36,31 +36,31 @@ func parseSize(s string) (int64, error) {
 	case errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange), n > math.MaxInt64/unit, n < math.MinInt64/unit:
 		return 0, errors.New("out of range")
 	case err != nil:
-		return 0, errors.New(sizeWanted)
+		return 0, errors.New(SizeWanted)
 	}
 	return n * unit, nil
 }
 
-// sizeValue is a size flag (parseSize) of an int or int64 option.
-type sizeValue[T ~int | ~int64] struct{ p *T }
+// SizeValue is a size flag (parseSize) of an int or int64 option.
+type SizeValue[T ~int | ~int64] struct{ P *T }
 
-func (v sizeValue[T]) Set(s string) error {
-	n, err := parseSize(s)
+func (v SizeValue[T]) Set(s string) error {
+	n, err := ParseSize(s)
 	if err != nil {
 		return err
 	}
 	if int64(T(n)) != n {
 		return errors.New("out of range")
 	}
-	*v.p = T(n)
+	*v.P = T(n)
 	return nil
 }
 
-func (v sizeValue[T]) String() string {
-	if v.p == nil {
+func (v SizeValue[T]) String() string {
+	if v.P == nil {
 		return "0"
 	}
-	return strconv.FormatInt(int64(*v.p), 10)
+	return strconv.FormatInt(int64(*v.P), 10)
 }
 
-func (v sizeValue[T]) Type() string { return "size" }
+func (v SizeValue[T]) Type() string { return "size" }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 
 // parseSeconds reads a duration given as plain seconds ("1800", "0.5"), as
 // $TIMEOUT and most shell tools give it, or as a Go duration ("30m").
-func parseSeconds(s string) (time.Duration, error) {
+func ParseSeconds(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		if math.IsNaN(f) || math.Abs(f) >= 1e9 {
@@ -25,23 +25,23 @@ func parseSeconds(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// durationValue is a duration flag that takes plain seconds too.
-type durationValue time.Duration
+// DurationValue is a duration flag that takes plain seconds too.
+type DurationValue time.Duration
 
-func (d *durationValue) Set(s string) error {
-	v, err := parseSeconds(s)
+func (d *DurationValue) Set(s string) error {
+	v, err := ParseSeconds(s)
 	if err != nil {
 		return err
 	}
-	*d = durationValue(v)
+	*d = DurationValue(v)
 	return nil
 }
 
-func (d *durationValue) String() string {
+func (d *DurationValue) String() string {
 	if *d == 0 {
 		return "0" // pflag shows no "(default …)" for it
 	}
 	return time.Duration(*d).String()
 }
 
-func (d *durationValue) Type() string { return "duration" }
+func (d *DurationValue) Type() string { return "duration" }
