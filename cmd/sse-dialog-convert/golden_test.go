@@ -10,31 +10,49 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
-	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/golden"
 )
 
 // goldenArgs pin everything that would otherwise depend on the machine.
 var goldenArgs = []string{"-o", "-", "--clock", "2026-01-02T03:04:05Z", "--cwd", "/work", "--task", "fixture"}
 
-// TestGolden converts every testdata/<format>/<case>.in.jsonl with the
-// command and compares the dialog with <case>.out.jsonl. The goldens are
-// written by the adapter kit (internal/registry's TestGolden, with
-// -update); this checks that the command, its flags and its file handling
-// give the same bytes. A fixture its format's Inputs claim as a session
-// file is read the way they say (a session's stream is the golden's
-// input, the merged subagents' envelopes included): its dialog is the
-// kit's conversion of the stream they open. Every output must also pass
-// validate.
+// mergedStreams are the fixtures that are no file anyone has: a session's
+// files (its own and its subagents') merged into the one stream their
+// format's Inputs open, envelopes included. Their goldens are the
+// adapter's; the command converts the files they stand for in
+// TestSessionFiles (claude-session), never the merged stream as a FILE.
+var mergedStreams = map[string]bool{
+	"claude-session/subagent-files-merged": true,
+	"gemini-session/subagent":              true,
+}
+
+// fileGoldens holds the command's own goldens,
+// testdata/files/<format>/<case>.out.jsonl: the dialog of a fixture given
+// as FILE where its format's Inputs read the file as more than the stream
+// the adapter's golden was written from.
+const fileGoldens = "testdata/files"
+
+// TestGolden converts every testdata/<format>/<case>.in.jsonl given as
+// FILE and compares what the command prints with a committed file, nothing
+// computed in its place: the command's own golden under testdata/files
+// when there is one (go test ./cmd/sse-dialog-convert -update writes
+// those, and only those), else <case>.out.jsonl, which the adapter kit
+// writes (internal/registry's TestGolden, -update). The same file with
+// CRLF line endings gives the same dialog, and every output passes
+// validate. Merged streams are left to their own tests (mergedStreams).
 func TestGolden(t *testing.T) {
 	inputs, err := filepath.Glob("../../testdata/*/*.in.jsonl")
 	require.NoError(t, err)
 	require.NotEmpty(t, inputs, "no fixtures found")
+	fixtures := map[string]bool{}
 	for _, in := range inputs {
 		format := filepath.Base(filepath.Dir(in))
 		name := format + "/" + strings.TrimSuffix(filepath.Base(in), ".in.jsonl")
+		fixtures[name] = true
+		if mergedStreams[name] {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
 			t.Setenv("SSE_MODEL_NAME", "")
 			t.Setenv("SSE_TASK_ID", "")
@@ -42,18 +60,15 @@ func TestGolden(t *testing.T) {
 			code, stdout, stderr := runCLI(t, "", args...)
 			require.Equal(t, 0, code, "stderr: %s", stderr)
 			requireValid(t, []byte(stdout))
-			want, err := os.ReadFile(strings.TrimSuffix(in, ".in.jsonl") + ".out.jsonl")
+			adapterGolden, err := os.ReadFile(strings.TrimSuffix(in, ".in.jsonl") + ".out.jsonl")
 			require.NoError(t, err, "no golden: run go test ./internal/registry -update")
-			if f, ok := registry.Lookup(format); ok && f.Inputs != nil {
-				if ins, ok, err := f.Inputs(in); err == nil && ok {
-					require.Len(t, ins, 1)
-					r, err := ins[0].Open()
-					require.NoError(t, err)
-					want = adaptertest.Convert(t, f, r)
-					require.NoError(t, r.Close())
-				}
+			own := filepath.Join(fileGoldens, name+".out.jsonl")
+			if _, err := os.Stat(own); err == nil || golden.Updating() && stdout != string(adapterGolden) {
+				require.NotEqual(t, string(adapterGolden), stdout, "%s says what the adapter's golden says: delete it", own)
+				golden.Check(t, own, []byte(stdout))
+			} else {
+				assert.Equal(t, string(adapterGolden), stdout, "the command's dialog differs from the golden; if the format's Inputs read this file as more than a stream, the command's own golden is written by go test ./cmd/sse-dialog-convert -update")
 			}
-			assert.Equal(t, string(want), stdout, "the command's dialog differs from the golden")
 
 			// The same input with CRLF line endings must give the same dialog.
 			raw, err := os.ReadFile(in)
@@ -65,6 +80,15 @@ func TestGolden(t *testing.T) {
 			require.Equal(t, 0, code, stderr)
 			assert.Equal(t, stdout, again, "CRLF input changed the dialog")
 		})
+	}
+	for name := range mergedStreams {
+		assert.True(t, fixtures[name], "merged stream %s: no such fixture", name)
+	}
+	owns, err := filepath.Glob(filepath.Join(fileGoldens, "*", "*.out.jsonl"))
+	require.NoError(t, err)
+	for _, own := range owns {
+		name := filepath.Base(filepath.Dir(own)) + "/" + strings.TrimSuffix(filepath.Base(own), ".out.jsonl")
+		assert.True(t, fixtures[name] && !mergedStreams[name], "%s is the golden of no fixture read as FILE", own)
 	}
 }
 
