@@ -352,26 +352,6 @@ func TestGzipInputConvertsAsPlain(t *testing.T) {
 	}
 }
 
-func TestOfflineUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"--out-dir", "d"},
-		{"--out-dir", "d", "-"},
-		{"--out-dir", "d", "-o", "x", "f"},
-		{"--out-dir", "d", "--tee", "f"},
-		{"--out-dir", "d", "--follow", "f"},
-		{"--out-dir", "d", "--jobs", "-1", "f"},
-		{"--follow"},
-		{"--follow", "-"},
-		{"--follow", "a", "b"},
-		{"--follow", "--tee", "a"},
-		{"--follow", "--idle-timeout", "-1s", "a"},
-	} {
-		code, _, stderr := runCLI(t, "", args...)
-		assert.Equal(t, 2, code, "%v: %s", args, stderr)
-		assert.Contains(t, stderr, "(usage: sse-dialog-convert --help)", "%v", args)
-	}
-}
-
 // BenchmarkBatch converts 40 copies of the largest capture with one job and
 // with two; compare ns/op (see the report for the ratio).
 func BenchmarkBatch(b *testing.B) {

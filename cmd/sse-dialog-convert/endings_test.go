@@ -8,59 +8,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
-// FILEs of different agents given together are refused before anything is
-// written: exit 2, one line naming both formats and pointing at --out-dir
-// (read as one stream, the second was dropped without a word, exit 0 even
-// with --strict). FILEs of one format are still one stream.
-func TestFilesOfDifferentFormatsAreRefused(t *testing.T) {
-	title := func(name string) string {
-		f, ok := registry.Lookup(name)
-		require.True(t, ok, name)
-		return f.Title
-	}
-	for _, tt := range []struct {
-		name         string
-		first, other string // contents
-		fa, fb       string // their formats
-	}{
-		{"Claude then Codex", claudeRun, codexLines, "claude", "codex"},
-		{"Gemini then opencode", geminiLines, opencodeLines, "gemini", "opencode"},
-		{"Codex then Cursor", codexLines, cursorLines, "codex", "cursor"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-			require.NoError(t, os.WriteFile(a, []byte(tt.first), 0o644))
-			require.NoError(t, os.WriteFile(b, []byte(tt.other), 0o644))
-			out := filepath.Join(dir, "x.jsonl")
-			code, stdout, stderr := runCLI(t, "", a, b, "-o", out, "--strict")
-			assert.Equal(t, 2, code)
-			assert.Empty(t, stdout)
-			assert.Equal(t, name+": "+a+" is "+title(tt.fa)+" and "+b+" is "+title(tt.fb)+
-				": FILEs of different formats are not one stream; convert each to a dialog of its own with --out-dir DIR\n", stderr)
-			assert.NoFileExists(t, out, "nothing is written")
-		})
-	}
-
-	// Two legs of one format are one stream, as before.
+// FILEs of different agents given together are refused (cases of
+// TestCLI); with --out-dir each is a dialog of its own.
+func TestFilesOfDifferentFormatsInABatch(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	require.NoError(t, os.WriteFile(a, []byte(claudeRun), 0o644))
-	require.NoError(t, os.WriteFile(b, []byte(claudeRun), 0o644))
-	out := filepath.Join(dir, "x.jsonl")
-	code, _, stderr := runCLI(t, "", a, b, "-o", out, "--strict")
-	assert.Equal(t, 0, code, stderr)
-	es := readDialog(t, out)
-	assert.Equal(t, "success", es[len(es)-1]["status"])
-
-	// With --out-dir each is a dialog of its own.
 	outDir := filepath.Join(dir, "out")
 	require.NoError(t, os.WriteFile(b, []byte(codexLines), 0o644))
-	code, _, stderr = runCLI(t, "", a, b, "--out-dir", outDir)
+	code, _, stderr := runCLI(t, "", a, b, "--out-dir", outDir)
 	assert.Equal(t, 0, code, stderr)
 	assert.Len(t, readDialogs(t, outDir), 2)
 }

@@ -11,30 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestExportOnePage(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "run.html")
-	code, _, errOut := runCLI(t, "", "export", "--html", "-o", out, "../../testdata/claude/subagent-agent.in.jsonl")
-	require.Equal(t, 0, code, errOut)
-	page, err := os.ReadFile(out)
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(page), "<!DOCTYPE html>"))
-	assert.Contains(t, string(page), `Content-Security-Policy`)
-	assert.Contains(t, string(page), `TODO: retry`, "the converted dialog is in the page")
-
-	code, stdout, _ := runCLI(t, "", "export", "--html", "-o", "-", "../../testdata/view/showcase.dialog.jsonl")
-	require.Equal(t, 0, code)
-	assert.True(t, strings.HasPrefix(stdout, "<!DOCTYPE html>"))
-
-	// Without -o: the input's name with .html, in the working directory.
-	src, err := filepath.Abs("../../testdata/view/showcase.dialog.jsonl")
-	require.NoError(t, err)
-	t.Chdir(t.TempDir())
-	code, _, errOut = runCLI(t, "", "export", "--html", src)
-	require.Equal(t, 0, code, errOut)
-	_, err = os.Stat("showcase.html")
-	require.NoError(t, err)
-}
-
 func TestExportOutDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "report")
 	code, _, errOut := runCLI(t, "", "export", "--html", "--out-dir", dir,
@@ -58,29 +34,6 @@ func TestExportOutDir(t *testing.T) {
 	// characters, from the showcase's seq 1) and the totals.
 	assert.Contains(t, string(index), ">Fix the buffer overflow in src/parser.c and add a regression…</td>")
 	assert.Contains(t, string(index), `<th scope="row">total</th>`)
-}
-
-func TestExportRedacts(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "r.html")
-	code, _, errOut := runCLI(t, "", "export", "--html", "--redact", "TODO", "--redact", `db\.go`, "-o", out, "../../testdata/claude/subagent-agent.out.jsonl")
-	require.Equal(t, 0, code, errOut)
-	page, err := os.ReadFile(out)
-	require.NoError(t, err)
-	assert.NotContains(t, string(page), "TODO")
-	assert.NotContains(t, string(page), "db.go")
-}
-
-func TestExportUsage(t *testing.T) {
-	for _, args := range [][]string{
-		{"export", "x.jsonl"},
-		{"export", "--html", "-o", "a.html", "x.jsonl", "y.jsonl"},
-		{"export", "--html", "-o", "a.html", "--out-dir", "d", "x.jsonl"},
-		{"export", "--html", "--redact", "(", "x.jsonl"},
-		{"export", "--html"},
-	} {
-		code, _, errOut := runCLI(t, "", args...)
-		assert.Equal(t, 2, code, "%v: %s", args, errOut)
-	}
 }
 
 // export never writes a page over an input: -o naming the FILE, or an

@@ -60,19 +60,6 @@ func writeInput(t *testing.T, dir, name, text string) string {
 	return p
 }
 
-func TestStatsText(t *testing.T) {
-	dir := t.TempDir()
-	in := writeInput(t, dir, "t.jsonl", statsClaude)
-	code, _, stderr := runCLI(t, "", "--stats", "-o", filepath.Join(dir, "d.jsonl"), in)
-	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stderr, "stats: 6 records read: 3 converted, 3 skipped; 3 entries written\n")
-	assert.Regexp(t, `\n  assistant +2 +1 +1 +0 +2\n`, stderr, "init and the message")
-	assert.Regexp(t, `\n  rate_limit_event +1 +0 +1 +0 +0\n`, stderr)
-	assert.Contains(t, stderr, "    assistant: duplicate: 1 record\n")
-	assert.Contains(t, stderr, "    rate_limit_event: type not read: 1 record\n")
-	assert.Contains(t, stderr, "    -: broken: 1 record\n")
-}
-
 func TestStatsJSONSingleFile(t *testing.T) {
 	dir := t.TempDir()
 	in := writeInput(t, dir, "t.jsonl", statsClaude)
@@ -136,12 +123,6 @@ func TestStatsBatch(t *testing.T) {
 	assert.NotContains(t, stderr, `"files"`)
 }
 
-func TestStatsBadValue(t *testing.T) {
-	code, _, stderr := runCLI(t, "", "--stats=yaml")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "--stats=yaml: want text or json")
-}
-
 // claudeCalls is a Claude stream-json run of n tool calls (Bash, Claude's
 // 30-character ids, a result of about 200 bytes each), as the issue's
 // 80,000-call stream.
@@ -178,22 +159,4 @@ func TestBudget80000CallClaudeStream(t *testing.T) {
 	raw, err := os.ReadFile(outPath)
 	require.NoError(t, err)
 	assert.Equal(t, 160_003, strings.Count(string(raw), "\n"))
-}
-
-// A Gemini CLI chat document (session-*.json) is a format's record the
-// converter does not read yet: the dialog is empty, and stderr says why,
-// --stats or not.
-func TestNothingConvertedIsSaid(t *testing.T) {
-	dir := t.TempDir()
-	in := writeInput(t, dir, "only.jsonl", `{"type":"rate_limit_event","rate_limit_info":{"status":"allowed"},"uuid":"u1","session_id":"s1"}`+"\n")
-	code, _, stderr := runCLI(t, "", "-o", filepath.Join(dir, "d.jsonl"), in)
-	require.Equal(t, 0, code, stderr)
-	assert.Equal(t, name+": "+in+": warning: no record converted, 1 record skipped (rate_limit_event: type not read: 1)\n", stderr)
-
-	// A Gemini chat document is read, not skipped: no warning.
-	doc := writeInput(t, dir, "session.json", `{"sessionId":"s","projectHash":"h","startTime":"2025-10-29T10:37:00.099Z","lastUpdated":"2025-10-29T10:37:13.195Z",
- "messages":[{"id":"m1","timestamp":"2025-10-29T10:37:00.099Z","type":"user","content":"hi"}]}`)
-	code, _, stderr = runCLI(t, "", "-o", filepath.Join(dir, "g.jsonl"), doc)
-	require.Equal(t, 0, code, stderr)
-	assert.Empty(t, stderr)
 }

@@ -107,39 +107,6 @@ func readFormats() []string {
 	return vals
 }
 
-// TestCompletion: cobra's completion knows FILEs at the top level (not only
-// the subcommands), the flags of run and validate, and --format's values.
-func TestCompletion(t *testing.T) {
-	tests := []struct {
-		args      []string
-		want      []string // lines of the answer
-		directive string   // its last line
-	}{
-		{args: []string{""}, want: []string{"run\t", "validate\t"}, directive: ":0"}, // 0: files too
-		{args: []string{"run", "--t"}, want: []string{"--timeout\t", "--tee\t", "--transcript\t", "--task\t"}},
-		{args: []string{"run", "--li"}, want: []string{"--linger\t"}},
-		{args: []string{"validate", "--j"}, want: []string{"--json\t"}},
-		{args: []string{"validate", ""}, directive: ":0"},
-		{args: []string{"--format", ""}, want: readFormats(), directive: ":4"},
-		{args: []string{"run", "--format", ""}, want: readFormats(), directive: ":4"},
-	}
-	for _, tt := range tests {
-		code, stdout, stderr := runCLI(t, "", append([]string{cobra.ShellCompRequestCmd}, tt.args...)...)
-		require.Equal(t, 0, code, "%q: %s", tt.args, stderr)
-		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-		for _, w := range tt.want {
-			found := false
-			for _, l := range lines {
-				found = found || strings.HasPrefix(l, w)
-			}
-			assert.True(t, found, "%q: no %q in\n%s", tt.args, w, stdout)
-		}
-		if tt.directive != "" {
-			assert.Equal(t, tt.directive, lines[len(lines)-1], "%q", tt.args)
-		}
-	}
-}
-
 // TestFormatsFromTheRegistry: what the command line says about formats
 // is the registry's: help names every format read (value and title) and
 // its agent, run's help the commands whose model it reads, completion and

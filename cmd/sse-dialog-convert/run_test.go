@@ -426,35 +426,6 @@ func TestRunCannotStart(t *testing.T) {
 	}
 }
 
-// TestRunUsage: mistakes in the command line start nothing and exit 2.
-func TestRunUsage(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	dialogPath := filepath.Join(dir, "dialog.jsonl")
-	marker := filepath.Join(dir, "started")
-	agent := []string{"--", "touch", marker}
-	tests := []struct {
-		name string
-		args []string
-	}{
-		{name: "no command", args: []string{"--no-transcript"}},
-		{name: "prompt-stdin without a prompt", args: append([]string{"--prompt-stdin"}, agent...)},
-		{name: "prompt-stdin and stdin-file", args: append([]string{"--prompt", "p", "--prompt-stdin", "--stdin-file", "/dev/null"}, agent...)},
-		{name: "transcript is the dialog", args: append([]string{"--transcript", dialogPath}, agent...)},
-		{name: "tee to the dialog's stdout", args: append([]string{"--tee", "-o", "-", "--no-transcript"}, agent...)},
-		{name: "negative timeout", args: append([]string{"--timeout", "-1s"}, agent...)},
-		{name: "unknown format", args: append([]string{"--format", "no-such-format"}, agent...)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runCLI(t, "", append([]string{"run", "-o", dialogPath}, tt.args...)...)
-			assert.Equal(t, 2, code)
-			assert.Contains(t, stderr, "(usage: "+name+" run --help)\n")
-			assert.NoFileExists(t, marker)
-		})
-	}
-}
-
 // TestRunModelFromCommandLine: when the stream names no model, init has
 // the one the agent's command line asks for, read by the format whose
 // command it is; the stream's own, --model and $SSE_MODEL_NAME come

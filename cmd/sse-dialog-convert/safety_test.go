@@ -159,17 +159,6 @@ func TestStdoutOverAnInputIsRefused(t *testing.T) {
 	}
 }
 
-// An output that does not exist yet, or that is a device, is no input.
-func TestOutputBesideTheInputsConverts(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(dir, "t.jsonl")
-	require.NoError(t, os.WriteFile(in, []byte(claudeRun), 0o644))
-	code, _, errOut := runCLI(t, "", in, "-o", filepath.Join(dir, "t.dialog.jsonl"))
-	require.Equal(t, 0, code, errOut)
-	code, _, errOut = runCLI(t, "", "/dev/null", "-o", "/dev/null")
-	assert.Equal(t, 0, code, errOut)
-}
-
 func TestEditDistance(t *testing.T) {
 	for _, tt := range []struct {
 		a, b string
@@ -180,48 +169,6 @@ func TestEditDistance(t *testing.T) {
 	} {
 		assert.Equal(t, tt.d, editDistance(tt.a, tt.b), "%s %s", tt.a, tt.b)
 	}
-}
-
-// TestTypoIsNotAFile: a first argument that is no file and is close to a
-// subcommand's name is a typo: one line, exit 2, and the live dialog in
-// $SSE_ARCHIVE stays as it was. A file of that name is a FILE.
-func TestTypoIsNotAFile(t *testing.T) {
-	archive := t.TempDir()
-	t.Setenv("SSE_ARCHIVE", archive)
-	live := filepath.Join(archive, "dialog.jsonl")
-	require.NoError(t, os.WriteFile(live, []byte("the live dialog\n"), 0o644))
-	t.Chdir(t.TempDir())
-	for arg, want := range map[string]string{
-		"valdiate":   `unknown command "valdiate"; did you mean "validate"?`,
-		"Validate":   `unknown command "Validate"; did you mean "validate"?`,
-		"rnu":        `unknown command "rnu"; did you mean "run"?`,
-		"rn":         `unknown command "rn"; did you mean "run"?`,
-		"hlep":       `unknown command "hlep"; did you mean "help"?`,
-		"completoin": `unknown command "completoin"; did you mean "completion"?`,
-		"version":    `unknown command "version"; did you mean "--version"?`,
-		"verison":    `unknown command "verison"; did you mean "--version"?`,
-	} {
-		code, out, errOut := runCLI(t, claudeRun, arg, "x.jsonl")
-		assert.Equal(t, 2, code, arg)
-		assert.Empty(t, out)
-		assert.Equal(t, name+": "+want+"\n", errOut, arg)
-		requireUnchanged(t, map[string][]byte{live: []byte("the live dialog\n")})
-	}
-
-	// Far from every name, or looking like a path: a FILE, which must open
-	// before anything is written.
-	for _, arg := range []string{"transcript", "rm", "run.jsonl", "./valdiate"} {
-		code, _, errOut := runCLI(t, claudeRun, arg)
-		assert.Equal(t, 1, code, arg)
-		assert.Contains(t, errOut, "no such file or directory", arg)
-		requireUnchanged(t, map[string][]byte{live: []byte("the live dialog\n")})
-	}
-
-	// A file that exists is a FILE, whatever its name.
-	require.NoError(t, os.WriteFile("valdiate", []byte(claudeRun), 0o644))
-	code, _, errOut := runCLI(t, "", "valdiate", "-o", "d.jsonl")
-	require.Equal(t, 0, code, errOut)
-	assert.Equal(t, "success", readDialog(t, "d.jsonl")[2]["status"])
 }
 
 // Small fixtures in the shapes of the real files (../shared/corpus), one
@@ -266,53 +213,6 @@ func looksLike(format string) string {
 		return f.Title
 	}
 	return f.Title + " (--format " + f.Name + ")"
-}
-
-// TestWrongFormatIsSaidOutLoud: an input in no format the conversion can
-// use gives one line saying what it looks like and exit 1; the dialog is
-// still written, and valid.
-func TestWrongFormatIsSaidOutLoud(t *testing.T) {
-	tests := []struct {
-		name, in string
-		args     []string
-		want     string // the line; empty: none, exit 0
-	}{
-		{"codex forced on Claude", claudeRun, []string{"--format", "codex"},
-			"no codex events in standard input; it looks like Claude Code stream-json (--format claude)"},
-		{"claude forced on Codex", codexLines, []string{"--format", "claude"},
-			"no claude events in standard input; it looks like `codex exec --json` output (--format codex)"},
-		{"claude forced on a rollout", rolloutLines, []string{"--format", "claude"},
-			"no claude events in standard input; it looks like " + looksLike("codex-rollout")},
-		{"codex forced on objects of no format", `{"a":1}` + "\n", []string{"--format", "codex"},
-			"no codex events in standard input; its records are JSON objects of no known format"},
-		{"a rollout in auto", rolloutLines, nil, unreadable("codex-rollout")},
-		{"a Claude session file in auto", claudeSessionLines, nil, unreadable("claude-session")},
-		{"Gemini CLI in auto", geminiLines, nil, unreadable("gemini")},
-		{"opencode in auto", opencodeLines, nil, unreadable("opencode")},
-		{"Cursor CLI in auto", cursorLines, nil, unreadable("cursor")},
-		{"objects of no format in auto", `{"a":1}` + "\n" + `{"b":2}` + "\n", nil,
-			"no events of a format it reads (" + formatList(registry.Readable()) + ") in standard input; its records are JSON objects of no known format"},
-		{"the format asked for is converted as asked", cursorLines, []string{"--format", "claude"}, ""},
-		{"Claude in auto", claudeRun, nil, ""},
-		{"Codex in auto", codexLines, nil, ""},
-		{"nothing to judge: no JSON object", "not json\n", nil, ""},
-		{"nothing to judge: empty", "", []string{"--format", "codex"}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "d.jsonl")
-			code, _, errOut := runCLI(t, tt.in, append([]string{"-o", out}, tt.args...)...)
-			readDialog(t, out) // written, and valid
-			if tt.want == "" {
-				assert.Equal(t, 0, code, errOut)
-				assert.NotContains(t, errOut, "looks like")
-				return
-			}
-			assert.Equal(t, 1, code)
-			lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
-			assert.Equal(t, name+": "+tt.want, lines[len(lines)-1])
-		})
-	}
 }
 
 // In a batch a wrong file fails with the line; it leaves no dialog under
@@ -424,59 +324,9 @@ func TestGzipOnStdin(t *testing.T) {
 	}
 }
 
-// TestMaxLine: a line longer than --max-line is skipped (reported,
-// counted) and what follows it converts; 0 lifts the limit.
-func TestMaxLine(t *testing.T) {
-	long := strings.Replace(strings.Split(claudeRun, "\n")[1], `"text":"hi"`, `"text":"`+strings.Repeat("x", 1<<20)+`"`, 1)
-	in := strings.Split(claudeRun, "\n")[0] + "\n" + long + "\n" + strings.Split(claudeRun, "\n")[2] + "\n"
-	out := filepath.Join(t.TempDir(), "d.jsonl")
-	code, _, errOut := runCLI(t, in, "--max-line", "65536", "-o", out)
-	assert.Equal(t, 0, code)
-	assert.Equal(t, "<stdin>:2: skipped: longer than the line limit of 65536 bytes (--max-line)\n", errOut)
-	es := readDialog(t, out)
-	assert.Equal(t, []string{"init", "complete"}, []string{es[0]["type"].(string), es[1]["type"].(string)})
-	assert.Equal(t, "success", es[1]["status"], "the result after the long line was read")
-
-	code, _, errOut = runCLI(t, in, "--max-line", "65536", "--strict", "-o", out)
-	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut, "--strict: 1 input line was skipped as broken\n")
-
-	for _, limit := range []string{"0", "2000000"} {
-		code, _, errOut = runCLI(t, in, "--max-line", limit, "-o", out)
-		assert.Equal(t, 0, code, errOut)
-		assert.Empty(t, errOut)
-		assert.Len(t, readDialog(t, out), 3)
-	}
-}
-
-// TestCommandLineTruths: each of these was false once.
+// TestCommandLineTruths: each of these was false once (the command
+// lines among them are cases of TestCLI).
 func TestCommandLineTruths(t *testing.T) {
-	t.Run("usage errors", func(t *testing.T) {
-		for _, tt := range []struct {
-			args []string
-			want string
-		}{
-			{[]string{"--max-text", "-2"}, "--max-text -2: want a size in bytes, or 0 or -1 for no cap"},
-			{[]string{"--max-line", "-1"}, "--max-line -1: want a size in bytes, or 0 for no limit"},
-			{[]string{"--idle-timeout", "1m"}, "--idle-timeout works only with --follow"},
-			{[]string{"--clock", "soon"}, `--clock "soon": want Unix seconds or an RFC 3339 time`},
-		} {
-			code, _, errOut := runCLI(t, claudeRun, append(tt.args, "-o", filepath.Join(t.TempDir(), "d.jsonl"))...)
-			assert.Equal(t, 2, code, "%v", tt.args)
-			assert.Contains(t, errOut, tt.want, "%v", tt.args)
-		}
-	})
-	t.Run("SOURCE_DATE_EPOCH is named", func(t *testing.T) {
-		t.Setenv("SOURCE_DATE_EPOCH", "yesterday")
-		code, _, errOut := runCLI(t, claudeRun, "-o", filepath.Join(t.TempDir(), "d.jsonl"))
-		assert.Equal(t, 1, code, "the environment is wrong, not the command line")
-		assert.Contains(t, errOut, `SOURCE_DATE_EPOCH="yesterday": want Unix seconds or an RFC 3339 time`)
-	})
-	t.Run("one line was skipped", func(t *testing.T) {
-		code, _, errOut := runCLI(t, "noise\n"+claudeRun, "--strict", "-o", filepath.Join(t.TempDir(), "d.jsonl"))
-		assert.Equal(t, 1, code)
-		assert.Contains(t, errOut, "--strict: 1 input line was skipped as broken\n")
-	})
 	t.Run("plain seconds", func(t *testing.T) {
 		for in, want := range map[string]time.Duration{"1800": 30 * time.Minute, "0.5": 500 * time.Millisecond, "30m": 30 * time.Minute, "0": 0} {
 			var d cli.DurationValue

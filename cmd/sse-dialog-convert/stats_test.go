@@ -90,27 +90,3 @@ func TestStats(t *testing.T) {
 	assert.Equal(t, "0.5000", recs[1][10], "the most expensive first")
 	assert.Equal(t, "", recs[2][10], "no cost: empty, not 0")
 }
-
-// TestStatsFailures: a run that cannot be read is a row that says why, and
-// the command exits 1; mistakes in the command line exit 2.
-func TestStatsFailures(t *testing.T) {
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.jsonl")
-	require.NoError(t, os.WriteFile(good, []byte(statsDialog("codex", "success", 1, 1, 1, 1, "")), 0o644))
-	missing := filepath.Join(dir, "missing.jsonl")
-	code, stdout, _ := runCLI(t, "", "stats", "--format", "csv", good, missing)
-	assert.Equal(t, 1, code)
-	assert.Contains(t, stdout, "unreadable")
-	assert.Contains(t, stdout, missing)
-
-	for _, args := range [][]string{
-		{"stats"},
-		{"stats", "--format", "yaml", good},
-		{"stats", "--by", "colour", good},
-		{"stats", "--jobs", "0", good},
-		{"stats", "-0", good},
-	} {
-		code, _, stderr := runCLI(t, "", args...)
-		assert.Equal(t, 2, code, "%v: %s", args, stderr)
-	}
-}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -64,17 +63,6 @@ func TestViewColourAndWidth(t *testing.T) {
 	_, full, _ := runCLI(t, "", "view", "--full", f)
 	assert.Contains(t, full, "   148    }")
 	assert.NotContains(t, plain, "   148    }")
-	code, _, errOut := runCLI(t, "", "view", "--color", "sometimes", f)
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "--color")
-}
-
-func TestViewRedacts(t *testing.T) {
-	code, out, _ := runCLI(t, "", "view", "--full", "--redact", `parser\.c`, "--redact", "strcpy", "../../testdata/view/showcase.dialog.jsonl")
-	require.Equal(t, 0, code)
-	assert.NotContains(t, out, "parser.c")
-	assert.NotContains(t, out, "strcpy")
-	assert.Contains(t, out, "[REDACTED]")
 }
 
 // TestPagerIsRunByTheShell: once the output fills a screen, $PAGER gets
@@ -163,65 +151,6 @@ func TestViewReadsWhatTheConverterReads(t *testing.T) {
 	code, out, errOut := runCLI(t, "", "view", "--no-pager", project)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "Still 3 files.", "a subagent's message, from its file")
-}
-
-// view's --idle-timeout reads plain seconds, as the converter's does, and
-// refuses a negative one.
-func TestViewIdleTimeoutSeconds(t *testing.T) {
-	code, _, stderr := runCLI(t, "", "view", "--follow", "--idle-timeout", "30", "../../testdata/view/showcase.dialog.jsonl")
-	assert.Equal(t, 0, code, stderr)
-	code, _, stderr = runCLI(t, "", "view", "--idle-timeout", "-3", "../../testdata/view/showcase.dialog.jsonl")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "--idle-timeout cannot be negative")
-}
-
-// longResultTranscript is a Claude transcript whose one Bash result is
-// 2,000 numbered lines (22 KiB): more than the default --max-text.
-func longResultTranscript(t *testing.T) string {
-	t.Helper()
-	var out strings.Builder
-	for i := range 2000 {
-		fmt.Fprintf(&out, "line %04d\n", i)
-	}
-	result, err := json.Marshal(out.String())
-	require.NoError(t, err)
-	lines := []string{
-		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","model":"m","tools":["Bash"]}`,
-		`{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"seq"}}]},"session_id":"s1"}`,
-		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":` + string(result) + `}]},"session_id":"s1"}`,
-		`{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"done","session_id":"s1"}`,
-	}
-	path := filepath.Join(t.TempDir(), "long.jsonl")
-	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
-	return path
-}
-
-// TestMaxText: --max-text sets the cap of a conversion on the fly, for
-// view and export --html; the default is convert's 16 KiB.
-func TestMaxText(t *testing.T) {
-	in := longResultTranscript(t)
-	code, def, errOut := runCLI(t, "", "view", "--full", "--no-pager", in)
-	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, def, "line 1000", "16 KiB keep the first 1,489 lines")
-	assert.NotContains(t, def, "line 1999")
-	assert.Contains(t, def, "bytes cut")
-
-	_, small, _ := runCLI(t, "", "view", "--full", "--no-pager", "--max-text", "1k", in)
-	assert.Contains(t, small, "line 0050")
-	assert.NotContains(t, small, "line 0200", "1 KiB is about 100 lines")
-
-	_, whole, _ := runCLI(t, "", "view", "--full", "--no-pager", "--max-text", "0", in)
-	assert.Contains(t, whole, "line 1999")
-	assert.NotContains(t, whole, "bytes cut")
-
-	_, page, errOut := runCLI(t, "", "export", "--html", "--max-text", "0", "-o", "-", in)
-	assert.Contains(t, page, "line 1999", errOut)
-	_, page, _ = runCLI(t, "", "export", "--html", "-o", "-", in)
-	assert.NotContains(t, page, "line 1999")
-
-	code, _, errOut = runCLI(t, "", "view", "--max-text", "-2", in)
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "--max-text")
 }
 
 // chanWriter passes on each write as it comes.
