@@ -179,10 +179,9 @@ func TestBatchCWDPinned(t *testing.T) {
 	var got [2]map[string][]byte
 	for i := range got {
 		out := filepath.Join(t.TempDir(), "out")
-		cmd := helperCmd([]string{"SOURCE_DATE_EPOCH=1767225600"}, "--out-dir", out, "--cwd", "/fixture", in, codexRun)
-		cmd.Dir = t.TempDir() // a different folder each time
-		b, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", b)
+		t.Chdir(t.TempDir()) // a different folder each time
+		r := program{args: []string{"--out-dir", out, "--cwd", "/fixture", in, codexRun}, env: map[string]string{"SOURCE_DATE_EPOCH": "1767225600"}}.run(t)
+		require.Equal(t, 0, r.code, r.stderr)
 		got[i] = readDialogs(t, out)
 	}
 	assert.Equal(t, got[0], got[1])

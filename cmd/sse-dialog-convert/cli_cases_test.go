@@ -160,7 +160,7 @@ func (tc cliCase) run(t *testing.T) {
 	tmp := t.TempDir()
 	sub := func(s string) string { return strings.ReplaceAll(s, "{tmp}", tmp) }
 	for name, text := range tc.files {
-		putFile(t, filepath.Join(tmp, sub(name)), []byte(text))
+		putFile(t, filepath.Join(tmp, sub(name)), []byte(sub(text)))
 	}
 	args := make([]string, len(tc.args))
 	for i, a := range tc.args {
@@ -173,7 +173,7 @@ func (tc cliCase) run(t *testing.T) {
 	if tc.inTmp {
 		t.Chdir(tmp)
 	}
-	r := program{args: args, stdin: strings.NewReader(tc.stdin), env: env}.run(t)
+	r := program{args: args, stdin: strings.NewReader(sub(tc.stdin)), env: env}.run(t)
 	require.Equal(t, tc.code, r.code, "stderr:\n%s", r.stderr)
 	for _, c := range tc.stdout {
 		c.run(t, "stdout", r.stdout, tmp)
@@ -193,7 +193,7 @@ func cliCases() []cliCase {
 	var cases []cliCase
 	for _, group := range [][]cliCase{
 		helpCases(), usageCases(), errorCases(), outputCases(), formatCases(),
-		typoCases(), lineCases(), viewCases(), exportCases(), statsCases(), runCases(),
+		typoCases(), lineCases(), batchCases(), viewCases(), exportCases(), statsCases(), runCases(),
 	} {
 		cases = append(cases, group...)
 	}
@@ -543,6 +543,41 @@ func lineCases() []cliCase {
 			after: []fileCheck{dialogFile("d.jsonl", func(t *testing.T, es []map[string]any) { assert.Len(t, es, 3) })}})
 	}
 	return cases
+}
+
+// batchCases: the command lines of --out-dir's lists and names.
+func batchCases() []cliCase {
+	runs := map[string]string{"list.txt": "{tmp}/runs/b/transcript.jsonl\n\n{tmp}/runs/c/transcript.jsonl\n"}
+	for dir, src := range map[string]string{"a": "claude/text-only", "b": "codex/current-commands", "c": "claude/subagent-agent"} {
+		runs["runs/"+dir+"/transcript.jsonl"] = mustRead("../../testdata/" + src + ".in.jsonl")
+	}
+	outX := []string{"--out-dir", "{tmp}/x", "--clock", "0"}
+	var cases []cliCase
+	for _, c := range []struct {
+		name  string
+		args  []string
+		stdin string
+		code  int
+		want  string
+	}{
+		{"--files-from without --out-dir", []string{"--files-from", "{tmp}/list.txt", "-o", "{tmp}/d.jsonl"}, "", 2, "--files-from lists the FILEs of --out-dir"},
+		{"-0 without --files-from", append(outX, "-0", "{tmp}/runs/a/transcript.jsonl"), "", 2, "-0 tells how --files-from separates names"},
+		{"--files-from a missing list", append(outX, "--files-from", "{tmp}/missing.txt"), "", 1, "cannot read --files-from: open {tmp}/missing.txt"},
+		{"--files-from NUL-separated without -0", append(outX, "--files-from", "-"), "{tmp}/runs/a/transcript.jsonl\x00{tmp}/runs/b/transcript.jsonl\x00{tmp}/runs/c/transcript.jsonl", 2,
+			"--files-from: the list is NUL-separated: add -0"},
+		{"--files-from listing standard input", append(outX, "--files-from", "-"), "-\n", 2, `--files-from: "-" is no file name`},
+	} {
+		cases = append(cases, cliCase{name: "batch: " + c.name, args: c.args, stdin: c.stdin, files: runs, code: c.code,
+			stderr: hasAll(c.want), after: []fileCheck{absent("x")}})
+	}
+	return append(cases,
+		cliCase{name: "batch: an empty --files-from converts nothing, and says so", args: []string{"--out-dir", "{tmp}/empty", "--clock", "0", "--files-from", os.DevNull},
+			stdout: empty, stderr: []check{is(name + ": 0 files: 0 converted, 0 failed; 0 entries, 0 input lines skipped\n")}},
+		cliCase{name: "batch: a FILE outside --base", args: []string{"--out-dir", "{tmp}/dialogs", "--base", "{tmp}/runs/b", "{tmp}/runs/a/transcript.jsonl"}, files: runs, code: 2,
+			stderr: []check{is(name + ": {tmp}/runs/a/transcript.jsonl is not below --base {tmp}/runs/b: give a --base that holds every FILE\n")}},
+		cliCase{name: "batch: --base without --out-dir", args: []string{"--base", "{tmp}/runs", "{tmp}/runs/a/transcript.jsonl"}, files: runs, code: 2,
+			stderr: hasAll("--base names the dialogs of --out-dir (give --out-dir DIR)")},
+	)
 }
 
 // longResult is a Claude transcript whose one Bash result is 2,000

@@ -223,28 +223,7 @@ func TestFilesFrom(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, want, readDialogs(t, filepath.Join(dir, "stdin")))
 
-	for _, tt := range []struct {
-		args  []string
-		stdin string
-		code  int
-		want  string
-	}{
-		{[]string{"--files-from", list, "-o", filepath.Join(dir, "d.jsonl")}, "", 2, "--files-from lists the FILEs of --out-dir"},
-		{args("x", "-0", files[0]), "", 2, "-0 tells how --files-from separates names"},
-		{args("x", "--files-from", filepath.Join(dir, "missing.txt")), "", 1, "cannot read --files-from: open " + filepath.Join(dir, "missing.txt")},
-		{args("x", "--files-from", "-"), strings.Join(files, "\x00"), 2, "--files-from: the list is NUL-separated: add -0"},
-		{args("x", "--files-from", "-"), "-\n", 2, `--files-from: "-" is no file name`},
-	} {
-		r := program{args: tt.args, stdin: strings.NewReader(tt.stdin)}.run(t)
-		assert.Equal(t, tt.code, r.code, "%v", tt.args)
-		assert.Contains(t, r.stderr, tt.want, "%v", tt.args)
-		assert.NoDirExists(t, filepath.Join(dir, "x"))
-	}
-
-	// An empty list converts nothing, and says so.
-	code, errOut = batchRun(t, args("empty", "--files-from", os.DevNull)...)
-	assert.Equal(t, 0, code)
-	assert.Equal(t, name+": 0 files: 0 converted, 0 failed; 0 entries, 0 input lines skipped\n", errOut)
+	// Its usage errors, and an empty list, are cases of TestCLI.
 
 	// The list is an input: no dialog is written over it.
 	over := filepath.Join(dir, "runs", "a", "transcript.dialog.jsonl")
