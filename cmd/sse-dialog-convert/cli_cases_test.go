@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
@@ -192,8 +196,8 @@ func (tc cliCase) run(t *testing.T) {
 func cliCases() []cliCase {
 	var cases []cliCase
 	for _, group := range [][]cliCase{
-		helpCases(), usageCases(), errorCases(), outputCases(), formatCases(),
-		typoCases(), lineCases(), batchCases(), viewCases(), exportCases(), statsCases(), runCases(),
+		helpCases(), usageCases(), errorCases(), outputCases(), formatCases(), forcedFormatCases(), clockCases(),
+		typoCases(), lineCases(), sessionLineCases(), batchCases(), viewCases(), exportCases(), statsCases(), runCases(),
 	} {
 		cases = append(cases, group...)
 	}
@@ -483,6 +487,82 @@ func formatCases() []cliCase {
 	return cases
 }
 
+// forcedFormatCases: a format forced on input that holds none of its
+// events never ends in success, whatever its adapter made of the other
+// format's objects (the Cursor and Claude adapters read Gemini's result
+// line as an ending); its own events convert as they say.
+func forcedFormatCases() []cliCase {
+	inputs := map[string]string{"claude": claudeRun, "codex": codexLines, "gemini": geminiLines, "opencode": opencodeLines, "cursor": cursorLines}
+	formats := slices.Sorted(maps.Keys(inputs))
+	var cases []cliCase
+	for _, forced := range formats {
+		for _, of := range formats {
+			// Cursor's stream is Claude-compatible: each reads the other's
+			// lines as its own, and converts them as asked.
+			if of == forced || of+forced == "cursorclaude" || of+forced == "claudecursor" {
+				continue
+			}
+			cases = append(cases, cliCase{name: "--format " + forced + " on " + of, stdin: inputs[of], args: []string{"--format", forced, "-o", "{tmp}/d.jsonl"}, code: 1,
+				stderr: hasAll("no " + forced + " events in standard input"),
+				after: []fileCheck{dialogFile("d.jsonl", func(t *testing.T, es []map[string]any) {
+					c := es[len(es)-1]
+					assert.Equal(t, "error", c["status"])
+					assert.Equal(t, "wrong_format", c["reason"])
+					assert.Equal(t, "--format "+forced+": the input held no "+forced+" events", c["message"])
+				})}})
+		}
+	}
+	return append(cases, cliCase{name: "--format gemini on gemini", stdin: geminiLines, args: []string{"--format", "gemini", "-o", "{tmp}/d.jsonl"},
+		after: []fileCheck{endsWithStatus("d.jsonl", "success")}})
+}
+
+// clockCases: a saved file read offline: init's clock says "source" when
+// its first entries carry timestamps, "conversion" when nothing does; its
+// cwd is the stream's, else unknown (""), never the converter's folder.
+// Live, from standard input, the times are those the lines arrived at,
+// and the process's folder is the best fact; with the clock pinned, its
+// times are no one's.
+func clockCases() []cliCase {
+	wd, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	initIs := func(clock, cwd string) []fileCheck {
+		return []fileCheck{dialogFile("d.jsonl", func(t *testing.T, es []map[string]any) {
+			data := es[0]["data"].(map[string]any)
+			assert.Equal(t, clock, data["clock"], "clock")
+			assert.Equal(t, cwd, data["cwd"], "cwd")
+		})}
+	}
+	clockIs := func(clock string) []fileCheck {
+		return []fileCheck{dialogFile("d.jsonl", func(t *testing.T, es []map[string]any) {
+			assert.Equal(t, clock, es[0]["data"].(map[string]any)["clock"], "clock")
+		})}
+	}
+	var cases []cliCase
+	for _, c := range []struct {
+		name, in   string
+		clock, cwd string
+		liveCWD    string
+	}{
+		{"Gemini: timestamps, no cwd", geminiLines, "source", "", wd},
+		{"Codex exec --json: neither", codexLines, "conversion", "", wd},
+		{"Claude stream-json: a cwd, no timestamps", claudeRun, "conversion", "/src", "/src"},
+	} {
+		live, pinned := "arrival", "conversion"
+		if c.clock == "source" {
+			live, pinned = "source", "source"
+		}
+		cases = append(cases,
+			cliCase{name: "clock and cwd: " + c.name + ", saved", args: []string{"{tmp}/in.jsonl", "-o", "{tmp}/d.jsonl"}, files: map[string]string{"in.jsonl": c.in},
+				after: initIs(c.clock, c.cwd)},
+			cliCase{name: "clock and cwd: " + c.name + ", live", stdin: c.in, args: []string{"-o", "{tmp}/d.jsonl"}, after: initIs(live, c.liveCWD)},
+			cliCase{name: "clock and cwd: " + c.name + ", live, --clock", stdin: c.in, args: []string{"-o", "{tmp}/d.jsonl", "--clock", "0"}, after: clockIs(pinned)},
+		)
+	}
+	return cases
+}
+
 // typoCases: a first argument that is no file and is close to a
 // subcommand's name is a typo: one line, exit 2, and the live dialog in
 // $SSE_ARCHIVE stays as it was. A file of that name is a FILE.
@@ -543,6 +623,28 @@ func lineCases() []cliCase {
 			after: []fileCheck{dialogFile("d.jsonl", func(t *testing.T, es []map[string]any) { assert.Len(t, es, 3) })}})
 	}
 	return cases
+}
+
+// sessionLineCases: --max-line reaches the session scan: a valid line
+// longer than it is skipped with that reason, reported at its own line of
+// the file (the stream the adapter reads has a header line of its own,
+// which shifted every number by one and more).
+func sessionLineCases() []cliCase {
+	lines := strings.Split(strings.TrimSpace(mustRead("../../testdata/claude-session/print-mode-2.1.in.jsonl")), "\n")
+	long := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"type":"assistant"`) })
+	if long < 0 {
+		panic("print-mode-2.1 has no assistant line")
+	}
+	lines[long] = strings.Replace(lines[long], `"type":"assistant"`, `"type":"assistant","padding":"`+strings.Repeat("x", 5000)+`"`, 1)
+	session := map[string]string{"s.jsonl": strings.Join(lines, "\n") + "\n"}
+	n := strconv.Itoa(long + 1)
+	return []cliCase{
+		{name: "a session line over --max-line", args: []string{"{tmp}/s.jsonl", "-o", "-", "--max-line", "1000"}, files: session,
+			stderr: []check{is("{tmp}/s.jsonl:" + n + ": skipped: longer than the line limit of 1000 bytes (--max-line)" + frame.Preview([]byte(lines[long])) + "\n")},
+			stdout: hasAll("⚠ line " + n + " of the session file could not be read (longer than the line limit of 1000 bytes (--max-line)): skipped")},
+		{name: "a session line under --max-line 0", args: []string{"{tmp}/s.jsonl", "-o", "-", "--max-line", "0"}, files: session,
+			stderr: empty, stdout: []check{lacks("⚠")}},
+	}
 }
 
 // batchCases: the command lines of --out-dir's lists and names.

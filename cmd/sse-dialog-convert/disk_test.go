@@ -16,8 +16,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/ssebench/sse-dialog-convert/internal/frame"
 )
 
 // badEntries puts in dir, among the sessions: a dangling symlink, a
@@ -104,35 +102,6 @@ func TestUnreadableSessionFile(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, locked+": permission denied")
 	assert.Contains(t, errOut, "2 files: 1 converted, 1 failed;")
-}
-
-// TestSessionLinesReportedWhereTheyAre: --max-line reaches the session
-// scan: a valid line longer than it is skipped with that reason, reported
-// at its own line of the file (the stream the adapter reads has a header
-// line of its own, which shifted every number by one and more).
-func TestSessionLinesReportedWhereTheyAre(t *testing.T) {
-	lines := strings.Split(strings.TrimSpace(string(readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))), "\n")
-	long := -1
-	for i, l := range lines {
-		if strings.Contains(l, `"type":"assistant"`) {
-			long = i
-			break
-		}
-	}
-	require.GreaterOrEqual(t, long, 0)
-	lines[long] = strings.Replace(lines[long], `"type":"assistant"`, `"type":"assistant","padding":"`+strings.Repeat("x", 5000)+`"`, 1)
-	file := filepath.Join(t.TempDir(), "s.jsonl")
-	putFile(t, file, []byte(strings.Join(lines, "\n")+"\n"))
-
-	code, out, errOut := runCLI(t, "", file, "-o", "-", "--max-line", "1000")
-	assert.Equal(t, 0, code)
-	assert.Equal(t, file+":"+strconv.Itoa(long+1)+": skipped: longer than the line limit of 1000 bytes (--max-line)"+frame.Preview([]byte(lines[long]))+"\n", errOut)
-	assert.Contains(t, out, "⚠ line "+strconv.Itoa(long+1)+" of the session file could not be read (longer than the line limit of 1000 bytes (--max-line)): skipped")
-
-	code, out, errOut = runCLI(t, "", file, "-o", "-", "--max-line", "0")
-	assert.Equal(t, 0, code)
-	assert.Empty(t, errOut)
-	assert.NotContains(t, out, "⚠")
 }
 
 // TestPromptFileBounded: --prompt-file reads a regular file or a pipe as
