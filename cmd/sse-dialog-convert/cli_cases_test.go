@@ -34,6 +34,9 @@ type cliCase struct {
 	env map[string]string
 	// files are written before the run: {tmp}/<name> holds the text.
 	files map[string]string
+	// symlinks and hardLinks are made after the files: {tmp}/<name> links
+	// to the target.
+	symlinks, hardLinks map[string]string
 	// inTmp runs the command in {tmp} (its working directory).
 	inTmp bool
 	code  int
@@ -166,6 +169,13 @@ func (tc cliCase) run(t *testing.T) {
 	for name, text := range tc.files {
 		putFile(t, filepath.Join(tmp, sub(name)), []byte(sub(text)))
 	}
+	for name, target := range tc.symlinks {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(tmp, name)), 0o755))
+		require.NoError(t, os.Symlink(sub(target), filepath.Join(tmp, name)))
+	}
+	for name, target := range tc.hardLinks {
+		require.NoError(t, os.Link(sub(target), filepath.Join(tmp, name)))
+	}
 	args := make([]string, len(tc.args))
 	for i, a := range tc.args {
 		args[i] = sub(a)
@@ -197,7 +207,7 @@ func cliCases() []cliCase {
 	var cases []cliCase
 	for _, group := range [][]cliCase{
 		helpCases(), usageCases(), errorCases(), outputCases(), formatCases(), forcedFormatCases(), clockCases(),
-		typoCases(), lineCases(), sessionLineCases(), batchCases(), viewCases(), exportCases(), statsCases(), runCases(),
+		sameFileCases(), typoCases(), lineCases(), sessionLineCases(), batchCases(), viewCases(), exportCases(), statsCases(), runCases(),
 	} {
 		cases = append(cases, group...)
 	}
@@ -563,6 +573,57 @@ func clockCases() []cliCase {
 	return cases
 }
 
+// sameFileCases: whatever path leads to it (the same name, a symlink, a
+// hard link, a symlinked folder), an output that is an input is refused
+// before anything is written: one line naming both, exit 2; no file
+// changes, none is made, and the agent is not started.
+func sameFileCases() []cliCase {
+	files := map[string]string{"t.jsonl": claudeRun, "prompt.txt": "Fix it.\n", "t": claudeRun, "t.dialog.jsonl": claudeRun}
+	symlinks := map[string]string{"link.jsonl": "{tmp}/t.jsonl", "same-folder": "{tmp}"}
+	hardLinks := map[string]string{"hard.jsonl": "{tmp}/t.jsonl"}
+	after := []fileCheck{namesIn(".", "t.jsonl", "prompt.txt", "t", "t.dialog.jsonl", "link.jsonl", "same-folder", "hard.jsonl")} // agent-started is not among them
+	for name, text := range files {
+		after = append(after, file(name, is(text)))
+	}
+	agent := []string{"--", "touch", "{tmp}/agent-started"}
+	var cases []cliCase
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"-o is the FILE", []string{"{tmp}/t.jsonl", "-o", "{tmp}/t.jsonl"},
+			"refusing to write the dialog to {tmp}/t.jsonl: it is the same file as the input {tmp}/t.jsonl"},
+		{"-o is a symlink to the FILE", []string{"{tmp}/t.jsonl", "-o", "{tmp}/link.jsonl"},
+			"refusing to write the dialog to {tmp}/link.jsonl: it is the same file as the input {tmp}/t.jsonl"},
+		{"the FILE is a symlink to -o", []string{"{tmp}/link.jsonl", "-o", "{tmp}/t.jsonl"},
+			"refusing to write the dialog to {tmp}/t.jsonl: it is the same file as the input {tmp}/link.jsonl"},
+		{"-o is a hard link to the FILE", []string{"{tmp}/t.jsonl", "-o", "{tmp}/hard.jsonl"},
+			"refusing to write the dialog to {tmp}/hard.jsonl: it is the same file as the input {tmp}/t.jsonl"},
+		{"-o through a symlinked folder", []string{"{tmp}/t.jsonl", "-o", "{tmp}/same-folder/t.jsonl"},
+			"refusing to write the dialog to {tmp}/same-folder/t.jsonl: it is the same file as the input {tmp}/t.jsonl"},
+		{"-o is the second FILE", []string{"{tmp}/prompt.txt", "{tmp}/t.jsonl", "-o", "{tmp}/t.jsonl"},
+			"refusing to write the dialog to {tmp}/t.jsonl: it is the same file as the input {tmp}/t.jsonl"},
+		{"-o is --prompt-file", []string{"{tmp}/t.jsonl", "--prompt-file", "{tmp}/prompt.txt", "-o", "{tmp}/prompt.txt"},
+			"refusing to write the dialog to {tmp}/prompt.txt: it is the same file as --prompt-file {tmp}/prompt.txt"},
+		{"--follow -o the file followed", []string{"--follow", "{tmp}/later.jsonl", "-o", "{tmp}/later.jsonl"},
+			"refusing to write the dialog to {tmp}/later.jsonl: it is the file followed"},
+		// t's dialog would be t.dialog.jsonl, an input.
+		{"--out-dir onto an input", []string{"--out-dir", "{tmp}/same-folder", "{tmp}/t.dialog.jsonl", "{tmp}/t"},
+			"refusing to write the dialog to {tmp}/same-folder/t.dialog.jsonl: it is the same file as the input {tmp}/t.dialog.jsonl"},
+		{"run --transcript is --stdin-file", append([]string{"run", "--transcript", "{tmp}/t.jsonl", "--stdin-file", "{tmp}/link.jsonl", "-o", "{tmp}/d.jsonl"}, agent...),
+			"refusing to write the transcript to {tmp}/t.jsonl: it is the same file as --stdin-file {tmp}/link.jsonl"},
+		{"run -o is --prompt-file", append([]string{"run", "--prompt-file", "{tmp}/prompt.txt", "-o", "{tmp}/prompt.txt", "--no-transcript"}, agent...),
+			"refusing to write the dialog to {tmp}/prompt.txt: it is the same file as --prompt-file {tmp}/prompt.txt"},
+		{"run --transcript is the dialog by another name", append([]string{"run", "--transcript", "{tmp}/hard.jsonl", "-o", "{tmp}/t.jsonl"}, agent...),
+			"refusing to write the transcript to {tmp}/hard.jsonl: it is the same file as the dialog {tmp}/t.jsonl"},
+	} {
+		cases = append(cases, cliCase{name: "same file: " + c.name, args: c.args, files: files, symlinks: symlinks, hardLinks: hardLinks, code: 2,
+			stdout: empty, stderr: []check{is(name + ": " + c.want + "\n")}, after: after})
+	}
+	return cases
+}
+
 // typoCases: a first argument that is no file and is close to a
 // subcommand's name is a typo: one line, exit 2, and the live dialog in
 // $SSE_ARCHIVE stays as it was. A file of that name is a FILE.
@@ -673,6 +734,10 @@ func batchCases() []cliCase {
 			stderr: hasAll(c.want), after: []fileCheck{absent("x")}})
 	}
 	return append(cases,
+		// A folder holding nothing but bad entries is no format's: the first
+		// one's error is told, exit 1.
+		cliCase{name: "a folder of bad entries only", args: []string{"{tmp}/dir", "-o", "{tmp}/out/d.jsonl"}, symlinks: map[string]string{"dir/dangling.jsonl": "{tmp}/dir/missing.jsonl"}, code: 1,
+			stderr: hasAll("{tmp}/dir/dangling.jsonl: no such file or directory")},
 		cliCase{name: "batch: an empty --files-from converts nothing, and says so", args: []string{"--out-dir", "{tmp}/empty", "--clock", "0", "--files-from", os.DevNull},
 			stdout: empty, stderr: []check{is(name + ": 0 files: 0 converted, 0 failed; 0 entries, 0 input lines skipped\n")}},
 		cliCase{name: "batch: a FILE outside --base", args: []string{"--out-dir", "{tmp}/dialogs", "--base", "{tmp}/runs/b", "{tmp}/runs/a/transcript.jsonl"}, files: runs, code: 2,

@@ -76,16 +76,6 @@ func TestBadEntryDoesNotFailFolder(t *testing.T) {
 	}
 }
 
-// TestOnlyBadEntriesFolder: a folder holding nothing but bad entries is
-// no format's: the first one's error is told, exit 1.
-func TestOnlyBadEntriesFolder(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.Symlink(filepath.Join(dir, "missing.jsonl"), filepath.Join(dir, "dangling.jsonl")))
-	code, _, errOut := runCLI(t, "", dir, "-o", filepath.Join(t.TempDir(), "d.jsonl"))
-	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut, filepath.Join(dir, "dangling.jsonl")+": no such file or directory")
-}
-
 // TestUnreadableSessionFile: a session file the user may not read is one
 // failed file of its folder. Root reads any file whatever its mode, so
 // the case cannot be made when the tests run as root.
