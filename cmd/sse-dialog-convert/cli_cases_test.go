@@ -207,7 +207,7 @@ func cliCases() []cliCase {
 	var cases []cliCase
 	for _, group := range [][]cliCase{
 		helpCases(), usageCases(), errorCases(), outputCases(), formatCases(), forcedFormatCases(), clockCases(),
-		sameFileCases(), typoCases(), lineCases(), sessionLineCases(), batchCases(), viewCases(), exportCases(), statsCases(), runCases(),
+		sameFileCases(), validateCases(), typoCases(), lineCases(), sessionLineCases(), batchCases(), viewCases(), exportCases(), statsCases(), runCases(),
 	} {
 		cases = append(cases, group...)
 	}
@@ -624,6 +624,22 @@ func sameFileCases() []cliCase {
 	return cases
 }
 
+// validateCases: validate says nothing of a valid dialog, and names each
+// finding of an invalid one with its file and line, in words or --json.
+func validateCases() []cliCase {
+	const good = "../../testdata/claude/text-only.out.jsonl"
+	bad := map[string]string{"bad.jsonl": `{"seq":1,"ts":"x","type":"init"}` + "\n"}
+	goodReport := `{"file":"` + good + `","valid":true,"findings":[]}` + "\n"
+	return []cliCase{
+		{name: "validate a dialog", args: []string{"validate", good}, stdout: empty},
+		{name: "validate a good and a bad dialog", args: []string{"validate", good, "{tmp}/bad.jsonl"}, files: bad, code: 1,
+			stdout: hasAll("{tmp}/bad.jsonl:1: seq 1 where 0 was expected\n", "{tmp}/bad.jsonl:1: no complete entry")},
+		{name: "validate --json", args: []string{"validate", "--json", good, "{tmp}/bad.jsonl"}, files: bad, code: 1,
+			stdout: []check{lines(2), matchesRE("^" + regexp.QuoteMeta(goodReport)), has("\n" + `{"file":"{tmp}/bad.jsonl","valid":false,"findings":[{"line":1,`)}},
+		{name: "validate of empty input: an empty dialog", args: []string{"validate", "-"}, code: 1},
+	}
+}
+
 // typoCases: a first argument that is no file and is close to a
 // subcommand's name is a typo: one line, exit 2, and the live dialog in
 // $SSE_ARCHIVE stays as it was. A file of that name is a FILE.
@@ -799,6 +815,16 @@ func exportCases() []cliCase {
 	} {
 		cases = append(cases, cliCase{name: "usage: " + strings.Join(args, " "), args: args, code: 2})
 	}
+	// export never writes a page over an input: -o naming the FILE, or an
+	// --out-dir page that is one (its name a hard link to the input), is
+	// refused before anything is written.
+	input := map[string]string{"d.jsonl": mustRead(showcase)}
+	cases = append(cases,
+		cliCase{name: "export -o the input", args: []string{"export", "--html", "-o", "{tmp}/d.jsonl", "{tmp}/d.jsonl"}, files: input, code: 2,
+			stderr: hasAll("refusing to write the page to {tmp}/d.jsonl: it is the same file as the input {tmp}/d.jsonl"), after: []fileCheck{file("d.jsonl", is(input["d.jsonl"]))}},
+		cliCase{name: "export --out-dir onto the input", args: []string{"export", "--html", "--out-dir", "{tmp}", "{tmp}/d.jsonl"}, files: input, hardLinks: map[string]string{"d.html": "{tmp}/d.jsonl"}, code: 2,
+			stderr: hasAll("refusing to write the page to {tmp}/d.html"), after: []fileCheck{file("d.jsonl", is(input["d.jsonl"]))}},
+	)
 	return append(cases,
 		cliCase{name: "export --html -o FILE", args: []string{"export", "--html", "-o", "{tmp}/run.html", "../../testdata/claude/subagent-agent.in.jsonl"},
 			after: []fileCheck{file("run.html", matchesRE(`^<!DOCTYPE html>`), has("Content-Security-Policy"), has("TODO: retry"))}}, // the converted dialog is in the page

@@ -40,42 +40,6 @@ func TestDefaultOutputIsSSEArchive(t *testing.T) {
 	assert.Equal(t, "/tmp/sse-archive/dialog.jsonl", o.outputPath())
 }
 
-func TestValidateCommand(t *testing.T) {
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.jsonl")
-	code, _, errOut := runCLI(t, claudeRun, "-o", good)
-	require.Equal(t, 0, code, errOut)
-	bad := filepath.Join(dir, "bad.jsonl")
-	require.NoError(t, os.WriteFile(bad, []byte(`{"seq":1,"ts":"x","type":"init"}`+"\n"), 0o644))
-
-	code, out, _ := runCLI(t, "", "validate", good)
-	assert.Equal(t, 0, code)
-	assert.Empty(t, out)
-
-	code, out, _ = runCLI(t, "", "validate", good, bad)
-	assert.Equal(t, 1, code)
-	assert.Contains(t, out, bad+":1: seq 1 where 0 was expected\n")
-	assert.Contains(t, out, bad+":1: no complete entry")
-
-	code, out, _ = runCLI(t, "", "validate", "--json", good, bad)
-	assert.Equal(t, 1, code)
-	var reports []fileReport
-	dec := json.NewDecoder(strings.NewReader(out))
-	for dec.More() {
-		var r fileReport
-		require.NoError(t, dec.Decode(&r))
-		reports = append(reports, r)
-	}
-	require.Len(t, reports, 2)
-	assert.True(t, reports[0].Valid)
-	assert.Empty(t, reports[0].Findings)
-	assert.False(t, reports[1].Valid)
-	assert.Equal(t, 1, reports[1].Findings[0].Line)
-
-	code, _, _ = runCLI(t, "", "validate", "-")
-	assert.Equal(t, 1, code, "empty input is an empty dialog")
-}
-
 // readDialog reads a dialog file, requires it to be valid, and decodes it.
 func readDialog(t *testing.T, path string) []map[string]any {
 	t.Helper()

@@ -36,30 +36,6 @@ func TestExportOutDir(t *testing.T) {
 	assert.Contains(t, string(index), `<th scope="row">total</th>`)
 }
 
-// export never writes a page over an input: -o naming the FILE, or an
-// --out-dir page that is one, is refused before anything is written.
-func TestExportRefusesToOverwriteItsInput(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(dir, "d.jsonl")
-	src, err := os.ReadFile("../../testdata/view/showcase.dialog.jsonl")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(in, src, 0o644))
-
-	code, _, errOut := runCLI(t, "", "export", "--html", "-o", in, in)
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "refusing to write the page to "+in+": it is the same file as the input "+in)
-
-	page := filepath.Join(dir, "d.html")
-	require.NoError(t, os.Link(in, page)) // the page's name is a hard link to the input
-	code, _, errOut = runCLI(t, "", "export", "--html", "--out-dir", dir, in)
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "refusing to write the page to "+page)
-
-	after, err := os.ReadFile(in)
-	require.NoError(t, err)
-	assert.Equal(t, src, after, "the input is untouched")
-}
-
 // A stop writes no further page, and no temporary file is left.
 func TestExportStopped(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "report")
