@@ -23,8 +23,9 @@ import (
 
 // cliCase is one run of the command: its arguments, standard input,
 // environment and files, and what it must give: the exit status, checks of
-// stdout and stderr, and of the files it leaves. {tmp} in args, env, files'
-// names and checks is the case's own fresh folder.
+// stdout and stderr, and of the files it leaves. {tmp} in args, stdin,
+// env, files (names and texts), link targets and checks is the case's own
+// fresh folder.
 type cliCase struct {
 	name  string
 	args  []string
