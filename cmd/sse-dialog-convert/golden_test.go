@@ -21,7 +21,8 @@ var goldenArgs = []string{"-o", "-", "--clock", "2026-01-02T03:04:05Z", "--cwd",
 // files (its own and its subagents') merged into the one stream their
 // format's Inputs open, envelopes included. Their goldens are the
 // adapter's; the command converts the files they stand for in
-// TestSessionFiles (claude-session), never the merged stream as a FILE.
+// TestSessionFiles and TestGeminiSessionFiles, never the merged stream as
+// a FILE.
 var mergedStreams = map[string]bool{
 	"claude-session/subagent-files-merged": true,
 	"gemini-session/subagent":              true,

@@ -128,6 +128,63 @@ func TestSessionFiles(t *testing.T) {
 	assert.Contains(t, errOut, "--tee copies a stream as it is read")
 }
 
+// geminiChats writes the merged Gemini CLI fixture (gemini-session/subagent)
+// back as Gemini CLI keeps it in dir: the session's chat file, and its
+// subagent's chat in <dir>/<session id>/<the subagent's session id>.jsonl,
+// each line as the envelope holds it. It returns the chat file's path.
+func geminiChats(t *testing.T, dir string) string {
+	t.Helper()
+	var main, sub []byte
+	var sessionID, agentID string
+	for _, line := range bytes.Split(bytes.TrimSpace(readFile(t, "../../testdata/gemini-session/subagent.in.jsonl")), []byte("\n")) {
+		var env struct {
+			Type      string          `json:"type"`
+			SessionID string          `json:"sessionId"`
+			Line      json.RawMessage `json:"line"`
+		}
+		require.NoError(t, json.Unmarshal(line, &env))
+		switch {
+		case env.Type != "gemini-session-subagent":
+			if sessionID == "" {
+				sessionID = env.SessionID
+			}
+			main = append(append(main, line...), '\n')
+		case env.Line != nil: // not the call's start, which the opener makes
+			if agentID == "" {
+				var first struct {
+					SessionID string `json:"sessionId"`
+				}
+				require.NoError(t, json.Unmarshal(env.Line, &first))
+				agentID = first.SessionID
+			}
+			sub = append(append(sub, env.Line...), '\n')
+		}
+	}
+	require.NotEmpty(t, sessionID)
+	require.NotEmpty(t, agentID)
+	chat := filepath.Join(dir, "session-2026-03-01T14-00-11111111.jsonl")
+	putFile(t, chat, main)
+	putFile(t, filepath.Join(dir, sessionID, agentID+".jsonl"), sub)
+	return chat
+}
+
+// TestGeminiSessionFiles: a Gemini CLI chat file and its folder give the
+// one dialog of the session, its subagent's chat spliced in from its own
+// file: the golden of the merged fixture.
+func TestGeminiSessionFiles(t *testing.T) {
+	t.Setenv("SSE_MODEL_NAME", "")
+	t.Setenv("SSE_TASK_ID", "")
+	dir := t.TempDir()
+	chat := geminiChats(t, dir)
+	want := string(readFile(t, "../../testdata/gemini-session/subagent.out.jsonl"))
+	require.Contains(t, want, `"parent_tool_id":"invoke_agent__1"`, "the golden has the subagent's entries")
+	for _, file := range []string{chat, dir} {
+		code, out, errOut := runCLI(t, "", append(append([]string{}, goldenArgs...), file)...)
+		require.Equal(t, 0, code, "%s: %s", file, errOut)
+		assert.Equal(t, want, out, "from %s", file)
+	}
+}
+
 // TestSessionFilesAreNeverOverwritten: no dialog goes over a file a
 // session is read from: the session file, a subagent's file (which the
 // format reads though it is no FILE), nor, in a batch, any session found.
