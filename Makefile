@@ -60,13 +60,13 @@ golden:
 # fuzz: every fuzz target for FUZZTIME each (-fuzz takes one target of one
 # package at a time). Minimising is capped: uncapped, workers spend up to a
 # minute on each new input and report 0 execs/sec meanwhile.
-FUZZ_TARGETS := internal/dispatch:FuzzPipeline internal/dialog:FuzzISOUTC internal/dialog:FuzzIDSet \
+FUZZ_TARGETS := internal/dispatch:FuzzPipeline internal/dialogcheck:FuzzISOUTC internal/dialog:FuzzIDSet \
 	internal/claude:FuzzClaude internal/codex:FuzzCodex internal/dialog:FuzzWriter \
 	internal/jsonraw:FuzzChecker internal/jsonraw:FuzzUTF8Seq internal/jsonraw:FuzzMembers \
 	internal/jsonraw:FuzzInvalid internal/jsonraw:FuzzAppendEscaped internal/jsonraw:FuzzLiteral \
 	internal/jsonraw:FuzzLiteralOutLimit internal/jsonraw:FuzzDecodedLen \
 	internal/claudesession:FuzzSessionScan \
-	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/jsonraw:FuzzDescent internal/frame:FuzzTrimLine internal/frame:FuzzWhole internal/codex:FuzzOpenSet \
+	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/jsonraw:FuzzDescent internal/frame:FuzzTrimLine internal/frame:FuzzWhole \
 	internal/jsonraw:FuzzAppendStringShortcut internal/dialog:FuzzArgsKey internal/dialog:FuzzOpenCalls \
 	internal/dialog:FuzzValidUTF8 \
 	internal/termmd:FuzzRender internal/dialogread:FuzzRedactor

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
 )
 
@@ -106,7 +106,7 @@ func formatFor(dir string) string {
 func requireValid(t *testing.T, out []byte) {
 	t.Helper()
 	var findings []string
-	_, err := dialog.Validate(bytes.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(bytes.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out)
 }

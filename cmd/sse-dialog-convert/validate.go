@@ -15,7 +15,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
-	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
@@ -45,9 +45,9 @@ Each finding is printed as FILE:LINE: message. Exit status 1 on any finding.`,
 }
 
 type fileReport struct {
-	File     string           `json:"file"`
-	Valid    bool             `json:"valid"`
-	Findings []dialog.Finding `json:"findings"`
+	File     string                `json:"file"`
+	Valid    bool                  `json:"valid"`
+	Findings []dialogcheck.Finding `json:"findings"`
 }
 
 func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -61,7 +61,7 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	for _, file := range files {
-		rep, err := validateOne(file, stdin, func(rep *fileReport, f dialog.Finding) {
+		rep, err := validateOne(file, stdin, func(rep *fileReport, f dialogcheck.Finding) {
 			if asJSON {
 				return
 			}
@@ -75,7 +75,7 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 			// A file that cannot be read is a failure, on stderr; for --json
 			// it is also a report, so that every FILE gets one.
 			cli.Tell(stderr, err)
-			rep.Findings = append(rep.Findings, dialog.Finding{Msg: err.Error()})
+			rep.Findings = append(rep.Findings, dialogcheck.Finding{Msg: err.Error()})
 		}
 		rep.Valid = len(rep.Findings) == 0
 		failed = failed || !rep.Valid
@@ -93,8 +93,8 @@ func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io
 
 // validateOne checks one dialog ("-" for stdin), passing each finding on as
 // it is found; the error is one that kept the file from being read.
-func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Finding)) (*fileReport, error) {
-	rep := &fileReport{File: file, Findings: []dialog.Finding{}}
+func validateOne(file string, stdin io.Reader, found func(*fileReport, dialogcheck.Finding)) (*fileReport, error) {
+	rep := &fileReport{File: file, Findings: []dialogcheck.Finding{}}
 	r := stdin
 	if file == "-" {
 		rep.File = "<stdin>"
@@ -137,7 +137,7 @@ func validateOne(file string, stdin io.Reader, found func(*fileReport, dialog.Fi
 			}
 		}
 	}
-	_, err = dialog.Validate(rest, func(f dialog.Finding) {
+	_, err = dialogcheck.Validate(rest, func(f dialogcheck.Finding) {
 		rep.Findings = append(rep.Findings, f)
 		found(rep, f)
 	})

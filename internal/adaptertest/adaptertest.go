@@ -21,6 +21,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
@@ -143,7 +144,7 @@ func clobbered(t testing.TB, f adapter.Format, raw []byte) []byte {
 func RequireValid(t testing.TB, out []byte) {
 	t.Helper()
 	var findings []string
-	_, err := dialog.Validate(bytes.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(bytes.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
@@ -33,7 +34,7 @@ func runPipeline(t testing.TB, input string) (out, stderr string) {
 func requireValid(t testing.TB, out string) {
 	t.Helper()
 	var findings []string
-	_, err := dialog.Validate(strings.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(strings.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out)
 }

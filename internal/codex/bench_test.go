@@ -15,6 +15,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 	"github.com/ssebench/sse-dialog-convert/internal/sessiongen"
 )
@@ -206,7 +207,7 @@ func FuzzCodex(f *testing.F) {
 			t.Fatal(err)
 		}
 		var findings []string
-		if _, err := dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) }); err != nil {
+		if _, err := dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) }); err != nil {
 			t.Fatal(err)
 		}
 		if len(findings) > 0 {

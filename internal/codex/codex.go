@@ -14,6 +14,7 @@ package codex
 import (
 	"errors"
 	"hash/maphash"
+	"maps"
 	"math"
 	"slices"
 
@@ -177,8 +178,8 @@ type Adapter struct {
 	// (the turns rule, see output).
 	boundary bool
 
-	open  openSet
-	free  []*openCall // ended calls, for the next ones
+	open  map[string]*openCall // by source id: a call started under an open id takes its place
+	free  []*openCall          // ended calls, for the next ones
 	ids   map[string]string
 	names map[string]string // MCP call names, by server and tool (mcpCallName)
 	key   []byte
@@ -222,7 +223,7 @@ func (a *Adapter) parse(kept []byte) jsonraw.Value {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{w: w, ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
+	return &Adapter{w: w, open: make(map[string]*openCall), ids: make(map[string]string), names: make(map[string]string), boundary: true, seed: maphash.MakeSeed()}
 }
 
 // Summary returns what the complete entry should say.
@@ -506,14 +507,14 @@ func (a *Adapter) start(id, name string, k kind, argsKey string, args jsonraw.Va
 	}
 	c.id, c.name, c.kind, c.order = id, name, k, a.order
 	a.order++
-	a.open.put(c)
+	a.open[c.id] = c
 	a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name, Args: args, ArgsKey: argsKey})
 	return c
 }
 
 // finish ends an open call.
 func (a *Adapter) finish(c *openCall, out dialog.Text, isError bool) {
-	a.open.remove(c.id)
+	delete(a.open, c.id)
 	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, IsError: isError, Name: c.name})
 	a.result()
 	if len(a.free) < maxFree {
@@ -554,10 +555,10 @@ const maxFree = 16
 // closeOpen ends every open call, in the order they started, when their
 // run or turn is over. A todo list ends with its last known checklist.
 func (a *Adapter) closeOpen(why string, ok bool) {
-	if a.open.len() == 0 {
+	if len(a.open) == 0 {
 		return
 	}
-	left := a.open.appendAll(make([]*openCall, 0, a.open.len()))
+	left := slices.Collect(maps.Values(a.open))
 	slices.SortFunc(left, func(x, y *openCall) int { return x.order - y.order })
 	for _, c := range left {
 		if c.kind == kindTodo && c.state != nil {

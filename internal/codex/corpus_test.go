@@ -16,6 +16,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
@@ -62,7 +63,7 @@ func convertCorpus(t *testing.T, path string) dialogOf {
 	assert.Zero(t, c.Stats().Bad)
 
 	var findings []string
-	_, err = dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err = dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "invalid dialog:\n%s", out.String())
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
@@ -47,7 +48,7 @@ func convertLines(t *testing.T, lines ...string) dialogOf {
 	}
 	require.NoError(t, w.Close(a.Summary(), nil))
 	var findings []string
-	_, err := dialog.Validate(bytes.NewReader(buf.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(bytes.NewReader(buf.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "invalid dialog:\n%s", buf.String())
 

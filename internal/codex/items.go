@@ -118,7 +118,7 @@ func (a *Adapter) item(it *item, ph phase) error {
 		return nil
 	}
 	a.active = true
-	c := openGet(&a.open, it.id.Body()) // ids are plain: item_N
+	c := a.open[string(it.id.Body())]
 	id := func() string {
 		if c != nil {
 			return c.id

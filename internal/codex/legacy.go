@@ -205,7 +205,7 @@ func (a *Adapter) legacy(m *legacyMsg) error {
 // end whose begin the input does not hold.
 func (a *Adapter) legacyCall(rawID jsonraw.Value, name string, k kind) *openCall {
 	id := rawID.Str()
-	if c := openGet(&a.open, id); c != nil {
+	if c := a.open[id]; c != nil {
 		return c
 	}
 	return a.start(id, name, k, "", jsonraw.Value{})

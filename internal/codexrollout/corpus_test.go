@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
@@ -72,7 +73,7 @@ func convert(t *testing.T, src []byte) []entry {
 	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
 
 	var findings []string
-	_, err := dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "invalid dialog")
 

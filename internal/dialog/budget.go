@@ -1,6 +1,9 @@
 package dialog
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // The file budget (Options.MaxBytes). The SSEBench web UI shows nothing of
 // a finished run whose dialog is over 32 MiB, so the writer keeps the
@@ -185,3 +188,11 @@ func (c *cutter) appendText(dst []byte, t Text) []byte {
 // spent counts n bytes of text written under an allowance of room; what
 // goes past it (a marker) is a fixed part.
 func (c *cutter) spent(n int, room int64) { c.used += min(int64(n), room) }
+
+// sizeText says a byte count the way the limits are documented.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

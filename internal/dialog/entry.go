@@ -1,6 +1,7 @@
 // Package dialog knows the SSEBench dialog protocol: the entries of a
-// dialog.jsonl, a Writer that cannot write an invalid dialog whatever its
-// callers do, and a validator that checks any dialog against the contract.
+// dialog.jsonl and a Writer that cannot write an invalid dialog whatever
+// its callers do. Package dialogcheck checks any dialog against the
+// contract.
 package dialog
 
 import (

@@ -5,97 +5,77 @@ import (
 	"strings"
 )
 
-// idSet hands out tool ids that no other call of the dialog has, in memory
-// that does not grow with the number of calls: the first exactIDs ids are
-// kept exactly; past them, a Bloom filter of fixed size holds them all. A
-// Bloom filter never forgets an id, so ids stay unique; it may take a new
-// id for a used one (a false positive), which only renames that call —
-// about one call in 10,000 after 300,000 calls.
+// idSet hands out tool ids that no other call of the dialog has: a call
+// keeps its source id src if no call has used it, else it is renamed
+// src#k, with the least k ≥ 2 that no call has used. An empty id is
+// "tool". The set is exact.
+//
+// Each id in used is in use, and so is id#k for 2 ≤ k ≤ used[id]: every
+// suffix up to the highest handed out is in use, as a rename or as a
+// source id kept, so a rename counts on from there, and renames need not
+// be kept one by one (Codex restarts item_0 in every process: most calls
+// of a long Codex file are renamed).
 type idSet struct {
-	exact map[string]struct{}
-	bloom []uint64 // nil until exact is full
-	// renamed counts the renames of each source id, so that the next
-	// rename starts past them (Codex restarts item_0 in every process: a
-	// file of many processes would otherwise try every earlier suffix).
-	// It holds only ids that were renamed, and is forgotten when it grows
-	// past exactIDs. A count is counted up where it stands: storing it
-	// again was a second map operation for every call Codex renames.
-	renamed map[string]*int
-	// recorded is set once the renames are in exact or bloom too. Until
-	// then renamed is their only record: while no source id holds '#' and
-	// renamed was never forgotten, src#k is in use exactly when renamed
-	// counts it, and a rename needs neither a lookup nor an entry in the
-	// filter (each was a cache miss: 3% of converting a long Codex file,
-	// where most calls are renamed).
-	recorded bool
-	next     []byte // the renamed id being tried, src#k
+	used map[string]int // id in use: the highest suffix handed out for it, 1 for none
+	next []byte         // the renamed id being tried, src#k
 }
 
-const (
-	exactIDs    = 4096
-	bloomWords  = 1 << 17 // 1 MiB of bits
-	bloomHashes = 5
-	blockWords  = 8 // a cache line: 512 bits, 9 bits to place one
-)
-
-// unique returns the id of a new call that its source calls src: src
-// itself (no suffix) if no call has used it, else src#k with a suffix k =
-// 2, 3, … that none has, counting on from the last rename of src; an empty
-// id is "tool". The renamed id is not made a string: the filter needs none,
-// and the writer writes it from src and the suffix.
+// unique returns the id of a new call that its source calls src, as src
+// and the suffix the writer writes after it (none if src is kept).
 func (s *idSet) unique(src string) (base string, suffix idSuffix) {
 	if src == "" {
 		src = "tool"
 	}
-	if !s.recorded && strings.IndexByte(src, '#') >= 0 {
-		s.record() // src may be a rename counted only in renamed
+	if s.used == nil {
+		s.used = make(map[string]int)
 	}
-	// A source id renamed before is in use: the set never forgets. Codex
-	// reuses item_N in every process, so this spares most calls a lookup
-	// of the filter.
-	count := s.renamed[src]
-	taken := count != nil
-	if !taken {
-		taken = has(s, src)
-	}
-	if !taken {
-		add(s, src)
+	high, inUse := s.used[src]
+	if !inUse && !s.renamed(src) {
+		s.used[src] = 1
 		return src, idSuffix{}
 	}
-	for taken {
-		if s.renamed == nil || len(s.renamed) > exactIDs {
-			if s.renamed != nil && !s.recorded {
-				s.record() // renamed is forgotten: its renames go in the set
-			}
-			s.renamed = make(map[string]*int)
-			count = nil
+	// Past the highest suffix of src, src#k is in use only as a source id
+	// kept as it is.
+	k := max(high, 1)
+	for {
+		k++
+		s.next = appendSuffix(append(s.next[:0], src...), k)
+		if _, inUse := s.used[string(s.next)]; !inUse {
+			break
 		}
-		if count == nil {
-			count = new(int)
-			s.renamed[src] = count
-		}
-		*count++
-		s.next = appendSuffix(append(s.next[:0], src...), *count+1)
-		taken = s.recorded && has(s, s.next)
 	}
-	if s.recorded {
-		add(s, s.next)
-	}
+	s.used[src] = k
 	suffix.n = uint8(copy(suffix.text[:], s.next[len(src):]))
 	return src, suffix
 }
 
-// record adds the renames counted in renamed to the set, and every rename
-// from now on: they can no longer be told from renamed alone.
-func (s *idSet) record() {
-	s.recorded = true
-	var id []byte
-	for src, n := range s.renamed {
-		for k := 2; k <= *n+1; k++ {
-			id = appendSuffix(append(id[:0], src...), k)
-			add(s, id)
-		}
+// renamed reports whether id is a rename handed out: base#k, with k no
+// higher than the highest suffix of base.
+func (s *idSet) renamed(id string) bool {
+	i := strings.LastIndexByte(id, '#')
+	if i < 0 {
+		return false
 	}
+	k, ok := suffixNumber(id[i+1:])
+	return ok && k <= s.used[id[:i]]
+}
+
+// suffixNumber is the k of a rename's suffix #k as appendSuffix writes
+// it: 2 or more, in decimal digits with no leading zero. Eighteen digits
+// are more than any count of calls.
+func suffixNumber(digits string) (int, bool) {
+	if digits == "" || len(digits) > 18 || digits[0] == '0' || digits == "1" {
+		return 0, false
+	}
+	k := 0
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		k = k*10 + int(c-'0')
+	}
+	return k, true
 }
 
 // appendSuffix appends the suffix k of a renamed id.
@@ -105,8 +85,7 @@ func appendSuffix(b []byte, k int) []byte {
 
 // idSuffix is the suffix of a renamed id as written, "#k", held in place:
 // a call keeps its own, and the entries that start and end it copy it
-// (formatting k for each was 1% of converting short Codex lines). The zero
-// idSuffix is none.
+// rather than formatting k again. The zero idSuffix is none.
 type idSuffix struct {
 	text [20]byte // '#' and up to 19 digits
 	n    uint8
@@ -120,69 +99,4 @@ func idString(base string, suffix idSuffix) string {
 		return base
 	}
 	return base + string(suffix.bytes())
-}
-
-// has reports whether some call has used id, held as a string or as bytes
-// (a candidate built in idSet.next).
-func has[ID string | []byte](s *idSet, id ID) bool {
-	if s.bloom == nil {
-		_, ok := s.exact[string(id)]
-		return ok
-	}
-	block, bits := bloomBits(id)
-	for i := range bloomHashes {
-		bit := bits >> (9 * i) & (blockWords*64 - 1)
-		if s.bloom[block+bit/64]&(1<<(bit%64)) == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// add records id as used.
-func add[ID string | []byte](s *idSet, id ID) {
-	if s.bloom == nil {
-		if s.exact == nil {
-			s.exact = make(map[string]struct{})
-		}
-		if len(s.exact) < exactIDs {
-			s.exact[string(id)] = struct{}{}
-			return
-		}
-		s.bloom = make([]uint64, bloomWords)
-		for old := range s.exact {
-			setBits(s, old)
-		}
-		s.exact = nil
-	}
-	setBits(s, id)
-}
-
-func setBits[ID string | []byte](s *idSet, id ID) {
-	block, bits := bloomBits(id)
-	for i := range bloomHashes {
-		bit := bits >> (9 * i) & (blockWords*64 - 1)
-		s.bloom[block+bit/64] |= 1 << (bit % 64)
-	}
-}
-
-// bloomBits picks an id's block of the filter, and in the rest of the hash
-// the bloomHashes 9-bit positions of its bits in that block. All of an id's
-// bits sit in one cache line, so a lookup costs one cache miss, not five:
-// ids were 8% of converting a long Codex file. The false positive rate is
-// that of a plain filter of this size to within a few per cent.
-//
-// The hash is FNV-1a (64 bits), fixed, not seeded: the same input must
-// give the same dialog on every run.
-func bloomBits[ID string | []byte](id ID) (block, bits uint64) {
-	const (
-		offset64 = 14695981039346656037
-		prime64  = 1099511628211
-	)
-	x := uint64(offset64)
-	for i := 0; i < len(id); i++ {
-		x ^= uint64(id[i])
-		x *= prime64
-	}
-	return (x % (bloomWords / blockWords)) * blockWords, x / (bloomWords / blockWords)
 }

@@ -1,7 +1,6 @@
 package dialog
 
 import (
-	"hash/fnv"
 	"strconv"
 	"testing"
 
@@ -24,125 +23,91 @@ func TestIDSetRenamesReuse(t *testing.T) {
 	assert.Equal(t, "tool#2", idOf(&s, ""))
 }
 
-// Past the exact ids the set stays exact about uniqueness: every id handed
-// out is new, and ids never seen keep their name but for rare false
-// positives.
-func TestIDSetManyIDs(t *testing.T) {
-	var s idSet
-	seen := make(map[string]bool)
-	renamed := 0
-	const n = 300000
-	for i := range n {
-		src := "toolu_" + strconv.Itoa(i)
-		if i%1000 == 0 {
-			src = "item_0" // reused over and over, across the switch to the filter
-		}
-		id := idOf(&s, src)
-		require.False(t, seen[id], "id %s handed out twice", id)
-		seen[id] = true
-		if src != "item_0" && id != src {
-			renamed++
-		}
-	}
-	require.NotNil(t, s.bloom, "the exact set gave way to the filter")
-	assert.Less(t, renamed, n/1000, "false positives rename few calls")
-	assert.Len(t, s.bloom, bloomWords, "the filter does not grow")
-}
+// plainIDs is the rule unique keeps, as a plain loop over every id handed
+// out: src if free, else src#2, src#3, … the first that is free.
+type plainIDs map[string]bool
 
-// plainUnique is unique as a plain loop: try src, then src#2, src#3, …
-// from the last rename of src. unique skips the first try for an id it
-// renamed before; the ids must come out the same.
-func plainUnique(s *idSet, src string) string {
+func (p plainIDs) unique(src string) string {
 	if src == "" {
 		src = "tool"
 	}
 	id := src
-	for has(s, id) {
-		if s.renamed == nil || len(s.renamed) > exactIDs {
-			s.renamed = make(map[string]*int)
-		}
-		if s.renamed[src] == nil {
-			s.renamed[src] = new(int)
-		}
-		*s.renamed[src]++
-		id = src + "#" + strconv.Itoa(*s.renamed[src]+1)
+	for k := 2; p[id]; k++ {
+		id = src + "#" + strconv.Itoa(k)
 	}
-	add(s, id)
+	p[id] = true
 	return id
 }
 
-// Codex's reuse of item_N in every process, many distinct renamed ids
-// (the renames are forgotten past exactIDs of them) and the switch to the
-// filter, all in one run.
+// Many distinct ids are all kept as they are: the set is exact, so no new
+// id is ever taken for a used one.
+func TestIDSetManyIDsKeepTheirNames(t *testing.T) {
+	var s idSet
+	for i := range 300_000 {
+		src := "toolu_" + strconv.Itoa(i)
+		require.Equal(t, src, idOf(&s, src))
+	}
+	assert.Equal(t, "toolu_7#2", idOf(&s, "toolu_7"))
+}
+
+// Codex's reuse of item_N in every process, source ids that look like
+// renames handed out or yet to come, and ids renamed in turn.
 func TestIDSetSameAsPlainLoop(t *testing.T) {
-	var got, want idSet
+	var got idSet
+	want := plainIDs{}
 	check := func(src string) {
 		t.Helper()
-		require.Equal(t, plainUnique(&want, src), idOf(&got, src), "source id %q", src)
+		require.Equal(t, want.unique(src), idOf(&got, src), "source id %q", src)
 	}
-	for proc := range 3000 {
+	for proc := range 300 {
 		for i := range 12 {
 			check("item_" + strconv.Itoa(i))
 		}
-		check("call_" + strconv.Itoa(proc%5000))
+		check("call_" + strconv.Itoa(proc%50))
 		check("toolu_" + strconv.Itoa(proc))
 		check("")
+		check("item_3#" + strconv.Itoa(proc+2)) // handed out already, then yet to come
+		check("item_4#" + strconv.Itoa(400-proc))
 	}
-	require.NotNil(t, got.bloom)
-	for i := range 6000 { // past exactIDs renamed sources: the renames are forgotten
-		check("call_" + strconv.Itoa(i))
-		check("call_" + strconv.Itoa(i))
-		check("item_3") // renamed before, when the renames are forgotten
-	}
-}
-
-func TestBloomBitsIsFNV1a(t *testing.T) {
-	for _, id := range []string{"", "item_0", "toolu_01ABCdef#17", "ünï"} {
-		h := fnv.New64a()
-		h.Write([]byte(id))
-		x := h.Sum64()
-		block, bits := bloomBits(id)
-		assert.Equal(t, (x%(bloomWords/blockWords))*blockWords, block, id)
-		assert.Equal(t, x/(bloomWords/blockWords), bits, id)
-		bb, bbits := bloomBits([]byte(id))
-		assert.Equal(t, block, bb, id)
-		assert.Equal(t, bits, bbits, id)
+	for _, src := range []string{"item_3#2", "item_3#2#2", "item_3#2", "item_5#02", "item_5#+3", "item_5#1",
+		"item_5#", "#", "#2", "", "tool#2", "tool#3", "item_5#99999999999999999999", "item_5"} {
+		check(src)
 	}
 }
 
-// TestIDSetRenamesCountedOnly: renames are counted, not recorded in the
-// set, until a source id with '#' comes; then that id is told from the
-// renames handed out before it all the same.
-func TestIDSetRenamesCountedOnly(t *testing.T) {
+// A source id that is a rename handed out is renamed in turn; one that is
+// a rename not handed out yet is kept, and the renames skip it; a suffix
+// that is not a number as a rename writes it (leading zero, sign, 1) is no
+// rename.
+func TestIDSetSourceIDsThatLookRenamed(t *testing.T) {
 	var s idSet
 	for range 400 {
-		for i := range 12 {
-			idOf(&s, "item_"+strconv.Itoa(i))
-		}
+		idOf(&s, "item_3")
 	}
-	assert.False(t, s.recorded)
-	assert.Len(t, s.exact, 12, "the renames are counted, not recorded")
-	assert.Equal(t, "item_3#5#2", idOf(&s, "item_3#5"), "a source id that is a rename handed out")
-	assert.True(t, s.recorded)
-	assert.Equal(t, "item_3#401", idOf(&s, "item_3"))
+	assert.Equal(t, "item_3#5#2", idOf(&s, "item_3#5"), "a rename handed out")
 	assert.Equal(t, "item_3#402", idOf(&s, "item_3#402"), "not handed out yet: kept")
-	assert.Equal(t, "item_3#403", idOf(&s, "item_3"), "and skipped by the next rename")
+	assert.Equal(t, "item_3#401", idOf(&s, "item_3"))
+	assert.Equal(t, "item_3#403", idOf(&s, "item_3"), "the renames skip a kept source id")
+	for _, src := range []string{"item_3#02", "item_3#+4", "item_3#1", "item_3#", "item_3#4x"} {
+		assert.Equal(t, src, idOf(&s, src))
+	}
 }
 
 // FuzzIDSet: for any run of source ids (a small alphabet, with '#' and
-// empty ids), the ids handed out are all different, and the same as the
-// plain loop's over a set that records every id.
+// empty ids), the ids handed out are all different, and the plain loop's.
 func FuzzIDSet(f *testing.F) {
 	f.Add([]byte{0, 0, 1, 0, 5, 0, 2, 2, 6, 0})
 	f.Add([]byte{3, 3, 3, 7, 3, 4, 4, 8})
+	f.Add([]byte{0, 0, 0, 9, 0, 10, 0, 11, 0, 4, 0, 5})
 	f.Fuzz(func(t *testing.T, picks []byte) {
-		sources := []string{"a", "b", "", "item_0", "a#2", "a#3", "tool#2", "item_0#2", "a#2#2"}
-		var got, want idSet
+		sources := []string{"a", "b", "", "item_0", "a#2", "a#3", "tool#2", "item_0#2", "a#2#2", "a#4", "a#04", "a#1"}
+		var got idSet
+		want := plainIDs{}
 		seen := make(map[string]bool)
 		for _, p := range picks {
 			src := sources[int(p)%len(sources)]
 			id := idOf(&got, src)
-			require.Equal(t, plainUnique(&want, src), id, "source id %q", src)
+			require.Equal(t, want.unique(src), id, "source id %q", src)
 			require.False(t, seen[id], "id %q handed out twice", id)
 			seen[id] = true
 		}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 )
 
 // The limits of the web UI's readers, kept by construction: nesting,
@@ -20,8 +22,7 @@ import (
 // maxDepth is the deepest nesting of one dialog line, as serde_json counts.
 func maxDepth(t *testing.T, line []byte) int {
 	t.Helper()
-	var s shapeScan
-	d, dup, has := s.scan(line)
+	d, dup, has := dialogcheck.Shape(line)
 	require.False(t, has, "duplicate key %q in %s", dup, line)
 	return d
 }
@@ -105,8 +106,7 @@ func TestWriterArgsKeepTheLastOfRepeatedKeys(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := argsOf(tt.args, 10)
 			assert.Equal(t, tt.want, got)
-			var s shapeScan
-			_, dup, has := s.scan([]byte(got))
+			_, dup, has := dialogcheck.Shape([]byte(got))
 			assert.False(t, has, "duplicate %q left", dup)
 		})
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 )
 
 // capRun writes a dialog with the given cap through write and returns its
@@ -28,7 +30,7 @@ func capRunOpt(t *testing.T, opt Options, write func(w *Writer)) []map[string]an
 	w := NewWriter(&out, opt)
 	write(w)
 	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
-	n, err := Validate(bytes.NewReader(out.Bytes()), func(f Finding) { t.Errorf("invalid dialog: %s", f) })
+	n, err := dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { t.Errorf("invalid dialog: %s", f) })
 	require.NoError(t, err)
 	require.Zero(t, n)
 	var es []map[string]any

@@ -19,6 +19,8 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 	"github.com/ssebench/sse-dialog-convert/internal/sink"
+
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 )
 
 var pinned = FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
@@ -27,7 +29,7 @@ var pinned = FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 func entries(t *testing.T, out []byte) []map[string]any {
 	t.Helper()
 	var findings []string
-	_, err := Validate(bytes.NewReader(out), func(f Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(bytes.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "invalid dialog:\n%s", out)
 	var es []map[string]any
@@ -485,7 +487,7 @@ func FuzzWriter(f *testing.F) {
 func requireWriterValid(t *testing.T, out []byte, what string) {
 	t.Helper()
 	var findings []string
-	if _, err := Validate(bytes.NewReader(out), func(f Finding) { findings = append(findings, f.String()) }); err != nil {
+	if _, err := dialogcheck.Validate(bytes.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(findings) > 0 {

@@ -6,10 +6,9 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
 
-// readClock is the writer's clock as the converter sees input arrive: read
-// at most once per read of the input, when an entry first needs it. The
-// lines of one read arrived together, so they have one time; reading the
-// clock for each line cost 5% of converting a file of short Codex lines.
+// readClock is the writer's clock as the converter sees input arrive. The
+// lines of one read of the input arrived together, so they have one time:
+// the clock is read at most once per read, when an entry first needs it.
 // It is used under the converter's lock only.
 type readClock struct {
 	clock dialog.Clock

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
@@ -85,7 +86,7 @@ func convertAll(t *testing.T, in string, opt Options) (string, string, Stats) {
 func requireValidDialog(t testing.TB, out []byte) {
 	t.Helper()
 	var findings []string
-	_, err := dialog.Validate(bytes.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(bytes.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out)
 }

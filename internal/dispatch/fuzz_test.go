@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
@@ -89,7 +90,7 @@ func FuzzPipeline(f *testing.F) {
 			t.Fatalf("%d lines of diagnostics", n)
 		}
 		var findings []string
-		if _, err := dialog.Validate(bytes.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) }); err != nil {
+		if _, err := dialogcheck.Validate(bytes.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) }); err != nil {
 			t.Fatal(err)
 		}
 		if len(findings) > 0 {
@@ -117,7 +118,7 @@ func TestCorpusDamaged(t *testing.T) {
 		t.Helper()
 		out, diag, _ := pipeline(t, bytes.NewReader(in), 0)
 		var findings []string
-		if _, err := dialog.Validate(bytes.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) }); err != nil {
+		if _, err := dialogcheck.Validate(bytes.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) }); err != nil {
 			t.Fatal(err)
 		}
 		if len(findings) > 0 {

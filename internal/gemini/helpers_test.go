@@ -13,6 +13,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
@@ -58,7 +59,7 @@ func convert(t *testing.T, input string) (entries []entry, stderr string) {
 	require.NoError(t, c.Feed(strings.NewReader(input), "input"))
 	require.NoError(t, c.Close(nil))
 	var findings []string
-	_, err := dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out.String())
 	dec := json.NewDecoder(&out)

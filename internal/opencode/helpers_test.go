@@ -12,6 +12,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
@@ -135,7 +136,7 @@ func convertLines(t *testing.T, lines ...string) (dialogOf, *Adapter) {
 func decodeDialog(t *testing.T, out []byte) dialogOf {
 	t.Helper()
 	var findings []string
-	_, err := dialog.Validate(bytes.NewReader(out), func(f dialog.Finding) { findings = append(findings, f.String()) })
+	_, err := dialogcheck.Validate(bytes.NewReader(out), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 	require.NoError(t, err)
 	require.Empty(t, findings, "invalid dialog:\n%s", out)
 	var d dialogOf

@@ -15,6 +15,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/claude"
 	"github.com/ssebench/sse-dialog-convert/internal/codex"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
 )
@@ -215,7 +216,7 @@ func TestConverts(t *testing.T) {
 			assert.Zero(t, conv.Stats().Bad)
 			assert.Equal(t, c.calls, bytes.Count(out.Bytes(), []byte(`"status":"running"`)), "tool calls in the dialog")
 			var findings []string
-			_, err := dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
+			_, err := dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
 			require.NoError(t, err)
 			require.Empty(t, findings)
 		})

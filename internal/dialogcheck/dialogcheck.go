@@ -1,4 +1,6 @@
-package dialog
+// Package dialogcheck checks a dialog.jsonl against the protocol's
+// contract, line by line, as its consumers read it.
+package dialogcheck
 
 import (
 	"bufio"
@@ -32,7 +34,7 @@ func (f Finding) String() string {
 // isISOUTC reports whether s is a timestamp the protocol allows: ISO 8601
 // in UTC, YYYY-MM-DDTHH:MM:SS, optional fractional seconds (1 to 9 digits),
 // then Z or +00:00. A few comparisons, not a regexp: a package-level regexp
-// is compiled by every process at start, each conversion's included (0.5 ms).
+// would be compiled at the start of every process, conversions included.
 func isISOUTC(s string) bool {
 	const head = "dddd-dd-ddTdd:dd:dd" // d: a digit; anything else stands for itself
 	if len(s) < len(head) {
@@ -470,9 +472,21 @@ type shapeScan struct {
 	big    []keySetAt // maps for objects with many keys
 }
 
+// manyKeys is the number of keys past which an object's keys go in a map.
+const manyKeys = 32
+
 type keySetAt struct {
 	frame int
 	set   map[string]struct{}
+}
+
+// Shape returns how deep line (valid JSON) nests, as serde_json counts,
+// and its first key repeated within one object, as a reader decodes it:
+// the two limits of the web UI's readers that the writer keeps by
+// construction, for its tests.
+func Shape(line []byte) (depth int, dup string, hasDup bool) {
+	var s shapeScan
+	return s.scan(line)
 }
 
 // scan returns the deepest nesting of b (valid JSON) and its first key
