@@ -1,0 +1,84 @@
+package adaptertest
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	"github.com/ssebench/sse-dialog-convert/internal/testskip"
+)
+
+// Source says how real captures of a format are converted: as the command
+// converts a file, detected among Formats, or taken to be in Formats[0]
+// when Forced.
+type Source struct {
+	Formats []adapter.Format
+	Forced  bool
+	Options dialog.Options
+}
+
+// Convert converts r as the command does and requires what holds of every
+// real capture: it is decided for Formats[0] and recognised as such, no
+// record is bad, nothing is reported, and the dialog is valid.
+func (s Source) Convert(t testing.TB, r io.Reader, name string) Dialog {
+	t.Helper()
+	var out, diag bytes.Buffer
+	c := dispatch.New(&out, s.Options, dispatch.Options{Formats: s.Formats, Forced: s.Forced, Stderr: &diag})
+	require.NoError(t, c.Feed(r, name))
+	require.NoError(t, c.Close(nil))
+	got, ok := c.Format()
+	require.True(t, ok, "no format decided")
+	require.Equal(t, s.Formats[0].Name, got.Name, "decided for the wrong format")
+	assert.Empty(t, diag.String(), "the pipeline reported bad input")
+	assert.Zero(t, c.Stats().Bad, "bad records")
+	assert.NotZero(t, c.Stats().Recognised, "not recognised as %s", s.Formats[0].Name)
+	d := Decoded(t, out.Bytes())
+	d.Stderr = diag.String()
+	return d
+}
+
+// Oracle converts each file (a subtest named by its base name) and hands
+// the capture and its dialog to check, the format's independent reading
+// of the capture.
+func (s Source) Oracle(t *testing.T, files []string, check func(t *testing.T, src []byte, d Dialog)) {
+	t.Helper()
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			require.NoError(t, err)
+			check(t, src, s.Convert(t, bytes.NewReader(src), f))
+		})
+	}
+}
+
+// Glob lists dir's files that match any of patterns, in pattern order.
+func Glob(t testing.TB, dir string, patterns ...string) []string {
+	t.Helper()
+	var files []string
+	for _, pat := range patterns {
+		m, err := filepath.Glob(filepath.Join(dir, pat))
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	return files
+}
+
+// Captures is Glob over a folder of the shared corpus: where it holds no
+// capture (the corpus is not checked out beside the repo) the test skips,
+// as internal/testskip says.
+func Captures(t testing.TB, dir string, patterns ...string) []string {
+	t.Helper()
+	files := Glob(t, dir, patterns...)
+	if len(files) == 0 {
+		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out beside the repo)", dir)
+	}
+	return files
+}
