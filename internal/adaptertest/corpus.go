@@ -45,16 +45,22 @@ func (s Source) Convert(t testing.TB, r io.Reader, name string) Dialog {
 	return d
 }
 
+// Capture is one real capture: its file and its bytes.
+type Capture struct {
+	Path string
+	Src  []byte
+}
+
 // Oracle converts each file (a subtest named by its base name) and hands
 // the capture and its dialog to check, the format's independent reading
 // of the capture.
-func (s Source) Oracle(t *testing.T, files []string, check func(t *testing.T, src []byte, d Dialog)) {
+func (s Source) Oracle(t *testing.T, files []string, check func(t *testing.T, c Capture, d Dialog)) {
 	t.Helper()
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			src, err := os.ReadFile(f)
 			require.NoError(t, err)
-			check(t, src, s.Convert(t, bytes.NewReader(src), f))
+			check(t, Capture{Path: f, Src: src}, s.Convert(t, bytes.NewReader(src), f))
 		})
 	}
 }

@@ -24,8 +24,8 @@ const corpusDir = "../../../shared/corpus/codex"
 // detection among all formats) and compares the dialog with what a small,
 // independent reading of the source says it must hold.
 func TestCorpus(t *testing.T) {
-	source().Oracle(t, adaptertest.Captures(t, corpusDir, "*.jsonl", "*.ndjson", "*.pretty.json"), func(t *testing.T, src []byte, d adaptertest.Dialog) {
-		checkDialog(t, d, expectFrom(t, src))
+	source().Oracle(t, adaptertest.Captures(t, corpusDir, "*.jsonl", "*.ndjson", "*.pretty.json"), func(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+		checkDialog(t, d, expectFrom(t, c.Src))
 	})
 }
 

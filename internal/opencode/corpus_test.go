@@ -64,11 +64,11 @@ func source() adaptertest.Source {
 }
 
 // convertFile converts the capture at path, as source does, and checks it.
-func convertFile(t *testing.T, path string, check func(*testing.T, []byte, adaptertest.Dialog)) {
+func convertFile(t *testing.T, path string, check func(*testing.T, adaptertest.Capture, adaptertest.Dialog)) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	check(t, src, source().Convert(t, bytes.NewReader(src), path))
+	check(t, adaptertest.Capture{Path: path, Src: src}, source().Convert(t, bytes.NewReader(src), path))
 }
 
 // The source, as encoding/json reads it.
@@ -389,12 +389,12 @@ func expectBus(t *testing.T, src []byte) expected {
 	return w
 }
 
-func checkRun(t *testing.T, src []byte, d adaptertest.Dialog) {
-	checkDialog(t, d, expectRun(t, src))
+func checkRun(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+	checkDialog(t, d, expectRun(t, c.Src))
 }
 
-func checkBus(t *testing.T, src []byte, d adaptertest.Dialog) {
-	w := expectBus(t, src)
+func checkBus(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+	w := expectBus(t, c.Src)
 	checkDialog(t, d, w)
 	if w.prompt != "" {
 		require.Equal(t, "prompt", d.Entries[1].Str("type"))
