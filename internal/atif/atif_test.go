@@ -1,22 +1,18 @@
 package atif
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
@@ -51,41 +47,17 @@ type entry struct {
 	} `json:"tokens"`
 }
 
-// convert runs input through the pipeline as ATIF, checks the dialog
-// against the contract and decodes it.
+// convert runs input through the pipeline as ATIF (the dialog valid) and
+// decodes it; stderr is what the pipeline reported.
 func convert(t *testing.T, r io.Reader) (entries []entry, stderr string) {
 	t.Helper()
-	var out, diag bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), MaxText: -1},
-		dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true, Stderr: &diag})
-	require.NoError(t, c.Feed(r, "input"))
-	require.NoError(t, c.Close(nil))
-	var findings []string
-	_, err := dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
-	require.NoError(t, err)
-	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out.String())
-	dec := json.NewDecoder(&out)
-	for {
-		var e entry
-		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
-			break
-		} else {
-			require.NoError(t, err)
-		}
-		entries = append(entries, e)
-	}
-	return entries, diag.String()
+	d := adaptertest.Pipeline(t, Format(), options(), r)
+	return adaptertest.Decode[entry](t, d.Out), d.Stderr
 }
 
-// convertRaw is the dialog of input, as written.
-func convertRaw(t *testing.T, input []byte) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), MaxText: -1},
-		dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true})
-	require.NoError(t, c.Feed(bytes.NewReader(input), "input"))
-	require.NoError(t, c.Close(nil))
-	return out.Bytes()
+// options are the writer's options of every test: the clock pinned, no cut.
+func options() dialog.Options {
+	return dialog.Options{Clock: adaptertest.Pinned(), MaxText: -1}
 }
 
 func ofType(es []entry, typ string) []entry {
