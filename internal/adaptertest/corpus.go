@@ -17,29 +17,37 @@ import (
 )
 
 // Source says how real captures of a format are converted: as the command
-// converts a file, detected among Formats, or taken to be in Formats[0]
-// when Forced.
+// converts a file, detected among the formats given, or forced.
 type Source struct {
-	Formats []adapter.Format
+	// Format is the captures' format.
+	Format adapter.Format
+	// Among are the formats detection chooses from (registry.All(), which
+	// the kit cannot import); nil means Format alone.
+	Among []adapter.Format
+	// Forced takes the input to be in Format, without detection.
 	Forced  bool
 	Options dialog.Options
 }
 
 // Convert converts r as the command does and requires what holds of every
-// real capture: it is decided for Formats[0] and recognised as such, no
+// real capture: it is decided for Format and recognised as such, no
 // record is bad, nothing is reported, and the dialog is valid.
 func (s Source) Convert(t testing.TB, r io.Reader, name string) Dialog {
 	t.Helper()
+	formats := s.Among
+	if s.Forced || formats == nil {
+		formats = []adapter.Format{s.Format}
+	}
 	var out, diag bytes.Buffer
-	c := dispatch.New(&out, s.Options, dispatch.Options{Formats: s.Formats, Forced: s.Forced, Stderr: &diag})
+	c := dispatch.New(&out, s.Options, dispatch.Options{Formats: formats, Forced: s.Forced, Stderr: &diag})
 	require.NoError(t, c.Feed(r, name))
 	require.NoError(t, c.Close(nil))
 	got, ok := c.Format()
 	require.True(t, ok, "no format decided")
-	require.Equal(t, s.Formats[0].Name, got.Name, "decided for the wrong format")
+	require.Equal(t, s.Format.Name, got.Name, "decided for the wrong format")
 	assert.Empty(t, diag.String(), "the pipeline reported bad input")
 	assert.Zero(t, c.Stats().Bad, "bad records")
-	assert.NotZero(t, c.Stats().Recognised, "not recognised as %s", s.Formats[0].Name)
+	assert.NotZero(t, c.Stats().Recognised, "not recognised as %s", s.Format.Name)
 	d := Decoded(t, out.Bytes())
 	d.Stderr = diag.String()
 	return d

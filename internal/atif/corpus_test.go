@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 )
 
@@ -72,7 +71,7 @@ var fabricated = regexp.MustCompile(`^(Executed \S+ \S+|\[tool call\]|\(tool use
 // what the document holds: the first prompt, every call paired with one
 // result, every agent text and reasoning present, the totals.
 func TestCorpus(t *testing.T) {
-	source := adaptertest.Source{Formats: []adapter.Format{Format()}, Forced: true, Options: options()}
+	source := adaptertest.Source{Format: Format(), Forced: true, Options: options()}
 	source.Oracle(t, adaptertest.Captures(t, corpusDir, "*.json"), func(t *testing.T, capture adaptertest.Capture, d adaptertest.Dialog) {
 		var src srcTrajectory
 		require.NoError(t, json.Unmarshal(capture.Src, &src))

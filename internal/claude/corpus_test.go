@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
@@ -25,7 +24,7 @@ const corpusDir = "../../../shared/corpus/claude"
 // figures derived from the source by expect, an independent reading with
 // encoding/json that shares no code with the adapter.
 func TestCorpus(t *testing.T) {
-	source := adaptertest.Source{Formats: []adapter.Format{Format()}, Forced: true, Options: options()}
+	source := adaptertest.Source{Format: Format(), Forced: true, Options: options()}
 	source.Oracle(t, adaptertest.Captures(t, corpusDir, "*.jsonl"), func(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
 		checkAgainstSource(t, expect(t, c.Src), readDialog(t, string(d.Out)))
 	})

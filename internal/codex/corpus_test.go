@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
@@ -32,7 +31,7 @@ func TestCorpus(t *testing.T) {
 // source converts a capture as the command converts a file: the format is
 // detected, not forced.
 func source() adaptertest.Source {
-	return adaptertest.Source{Formats: []adapter.Format{Format()}, Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"}}
+	return adaptertest.Source{Format: Format(), Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"}}
 }
 
 // expected is what the source says, read with encoding/json alone.

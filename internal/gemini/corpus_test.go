@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +26,7 @@ func TestCorpus(t *testing.T) {
 	}
 	// Fixtures of ours whose rules the independent reading covers.
 	files = append(files, "../../testdata/gemini/shell-exit-codes.in.jsonl", "../../testdata/gemini/text-and-tools.in.jsonl")
-	source := adaptertest.Source{Formats: []adapter.Format{Format()}, Forced: true, Options: options()}
+	source := adaptertest.Source{Format: Format(), Forced: true, Options: options()}
 	source.Oracle(t, files, func(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
 		want := expectStream(t, c.Src)
 		if strings.HasSuffix(c.Path, ".json") {

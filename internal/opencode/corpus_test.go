@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
@@ -60,7 +59,7 @@ func TestLabCaptures(t *testing.T) {
 // source converts a capture as the command converts a file (detection
 // among all formats is internal/registry's TestDetectionIsExclusive).
 func source() adaptertest.Source {
-	return adaptertest.Source{Formats: []adapter.Format{Format()}, Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"}}
+	return adaptertest.Source{Format: Format(), Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"}}
 }
 
 // convertFile converts the capture at path, as source does, and checks it.
