@@ -96,3 +96,22 @@ func Captures(t testing.TB, dir string, patterns ...string) []string {
 	}
 	return files
 }
+
+// Input converts one input of a format's Inputs, as Convert does.
+func (s Source) Input(t testing.TB, in adapter.Input) Dialog {
+	t.Helper()
+	r, err := in.Open()
+	require.NoError(t, err)
+	defer r.Close()
+	return s.Convert(t, r, in.Name)
+}
+
+// CorpusDir skips the test, as internal/testskip says, when the corpus
+// folder dir is not there (the shared corpus is not checked out beside the
+// repo).
+func CorpusDir(t testing.TB, dir string) {
+	t.Helper()
+	if _, err := os.Stat(dir); err != nil {
+		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out beside the repo)", dir)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // TestCorpusMessageTokens: over every session of the corpus, read with its
@@ -24,9 +24,7 @@ import (
 // message whose line has a stop_reason, on the first such line with a
 // text block, once per message.id.
 func TestCorpusMessageTokens(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		testskip.Missingf(t, "no session files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
+	adaptertest.CorpusDir(t, corpusDir)
 	ins, ok, err := claudesession.Inputs(corpusDir)
 	require.NoError(t, err)
 	require.True(t, ok)
@@ -34,10 +32,8 @@ func TestCorpusMessageTokens(t *testing.T) {
 	for _, in := range ins {
 		rel, _ := filepath.Rel(corpusDir, in.Name)
 		t.Run(rel, func(t *testing.T) {
-			r, err := in.Open()
-			require.NoError(t, err)
-			defer r.Close()
-			got := adaptertest.ReadMessageTokens(t, run(t, r, false))
+			merged, _ := sources(t)
+			got := adaptertest.ReadMessageTokens(t, merged.Input(t, in).Out)
 			adaptertest.RequireWithin(t, got.Sum(), got.Total)
 			count, sum := expectMessageTokens(t, append([]string{in.Name}, agentFilesOf(t, in.Name)...))
 			assert.Equal(t, count, got.Carried, "message entries with tokens")
@@ -119,7 +115,8 @@ func TestMessageTokensOnce(t *testing.T) {
 {"parentUuid":"a1","isSidechain":false,"type":"assistant","message":{"id":"msg_b","model":"claude-x","role":"assistant","content":[{"type":"text","text":"two"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"cache_read_input_tokens":300,"cache_creation_input_tokens":4,"output_tokens":9}},"uuid":"a2","timestamp":"2026-01-02T10:00:02.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
 `
 	var got []string
-	for _, l := range bytes.Split(run(t, bytes.NewReader([]byte(session)), false), []byte("\n")) {
+	merged, _ := sources(t)
+	for _, l := range bytes.Split(merged.Convert(t, strings.NewReader(session), "session").Out, []byte("\n")) {
 		var e struct {
 			Type    string          `json:"type"`
 			Content string          `json:"content"`
