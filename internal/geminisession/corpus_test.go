@@ -2,9 +2,7 @@ package geminisession_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,11 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real chat files of the lab's Gemini CLI runs (not in
@@ -30,9 +26,7 @@ const corpusDir = "../../../shared/corpus/gemini-session"
 // subagents spliced) and compares the dialog with what an independent
 // reading of the files with encoding/json says.
 func TestCorpus(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		testskip.Missingf(t, "no chat files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
+	adaptertest.CorpusDir(t, corpusDir)
 	ins, ok, err := geminisession.Inputs(corpusDir)
 	require.NoError(t, err)
 	require.True(t, ok)
@@ -45,7 +39,7 @@ func TestCorpus(t *testing.T) {
 		}
 		t.Run(filepath.Base(filepath.Dir(in.Name))+"/"+filepath.Base(in.Name), func(t *testing.T) {
 			want := expectFrom(t, in.Name)
-			got := convert(t, in)
+			got := adaptertest.Decode[entry](t, source().Input(t, in).Out)
 			check(t, got, want)
 		})
 	}
@@ -69,35 +63,9 @@ type entry struct {
 	} `json:"data"`
 }
 
-func convert(t *testing.T, in adapter.Input) []entry {
-	t.Helper()
-	r, err := in.Open()
-	require.NoError(t, err)
-	defer r.Close()
-	var out, stderr bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true},
-		dispatch.Options{Stderr: &stderr, Formats: []adapter.Format{geminisession.Format()}, Forced: true})
-	require.NoError(t, c.Feed(r, in.Name))
-	require.NoError(t, c.Close(nil))
-	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
-
-	var findings []string
-	_, err = dialog.Validate(bytes.NewReader(out.Bytes()), func(f dialog.Finding) { findings = append(findings, f.String()) })
-	require.NoError(t, err)
-	require.Empty(t, findings, "invalid dialog")
-
-	var es []entry
-	dec := json.NewDecoder(&out)
-	for {
-		var e entry
-		if err := dec.Decode(&e); err == io.EOF {
-			break
-		} else {
-			require.NoError(t, err)
-		}
-		es = append(es, e)
-	}
-	return es
+// source converts a chat as the command does an input of Inputs.
+func source() adaptertest.Source {
+	return adaptertest.Source{Format: geminisession.Format(), Forced: true, Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true}}
 }
 
 // expected is what the files say, read independently.

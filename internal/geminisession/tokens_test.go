@@ -7,15 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
-	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
 )
 
@@ -27,16 +23,14 @@ import (
 // message's tokens on the entry of its text, when the record that first
 // has the tokens brings text not seen before.
 func TestCorpusMessageTokens(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no chat files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
+	adaptertest.CorpusDir(t, corpusDir)
 	ins, ok, err := geminisession.Inputs(corpusDir)
 	require.NoError(t, err)
 	require.True(t, ok)
 	carried := 0
 	for _, in := range ins {
 		t.Run(filepath.Base(filepath.Dir(in.Name))+"/"+filepath.Base(in.Name), func(t *testing.T) {
-			got := adaptertest.ReadMessageTokens(t, convertBytes(t, in))
+			got := adaptertest.ReadMessageTokens(t, source().Input(t, in).Out)
 			adaptertest.RequireWithin(t, got.Sum(), got.Total)
 			count, sum := expectMessageTokens(t, in.Name)
 			assert.Equal(t, count, got.Carried, "message entries with tokens")
@@ -45,20 +39,6 @@ func TestCorpusMessageTokens(t *testing.T) {
 		})
 	}
 	assert.Positive(t, carried, "no chat gave a message entry tokens")
-}
-
-func convertBytes(t *testing.T, in adapter.Input) []byte {
-	t.Helper()
-	r, err := in.Open()
-	require.NoError(t, err)
-	defer r.Close()
-	var out, stderr bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true},
-		dispatch.Options{Stderr: &stderr, Formats: []adapter.Format{geminisession.Format()}, Forced: true})
-	require.NoError(t, c.Feed(r, in.Name))
-	require.NoError(t, c.Close(nil))
-	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
-	return out.Bytes()
 }
 
 // expectMessageTokens reads a chat and its subagents' chats
