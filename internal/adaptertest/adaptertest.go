@@ -1,8 +1,9 @@
 // Package adaptertest is the adapter kit's test harness: every format's
 // golden cases are converted whole, one byte at a time, in random
-// chunkings, with CRLF line endings, and with each record's buffer
-// overwritten after the adapter has seen it; every way must give the same
-// dialog, byte for byte, which must pass validation and match the golden.
+// chunkings, through tiny read and sink buffers, with CRLF line endings,
+// and with each record's buffer overwritten after the adapter has seen it;
+// every way must give the same dialog, byte for byte, which must pass
+// validation and match the golden.
 package adaptertest
 
 import (
@@ -69,6 +70,7 @@ func Run(t *testing.T, f adapter.Format, dir string) {
 			for i := range 5 {
 				same("in random chunks (round "+string(rune('1'+i))+")", Convert(t, f, &chunked{data: raw, rng: rng}))
 			}
+			same("through a 1-byte read buffer and sink", ConvertBuffered(t, f, bytes.NewReader(raw), Tiny()))
 			same("with CRLF line endings", Convert(t, f, bytes.NewReader(bytes.ReplaceAll(raw, []byte("\n"), []byte("\r\n")))))
 			same("with each record overwritten after its event, and Summary asked after each", clobbered(t, f, raw))
 		})
