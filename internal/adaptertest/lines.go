@@ -46,8 +46,8 @@ func Lines(t testing.TB, f adapter.Format, lines ...string) Dialog {
 }
 
 // LinesWith hands each line as one event to a fresh adapter of f (as the
-// pipeline hands a record over) and closes the dialog, which must pass
-// validation. After each event the line's bytes are overwritten: the
+// pipeline hands a record over), finishes it and closes the dialog, which
+// must pass validation. After each event the line's bytes are overwritten: the
 // adapter must keep nothing of them.
 func LinesWith(t testing.TB, f adapter.Format, opt dialog.Options, lines ...string) Dialog {
 	t.Helper()
@@ -61,6 +61,10 @@ func LinesWith(t testing.TB, f adapter.Format, opt dialog.Options, lines ...stri
 		for i := range b {
 			b[i] = '#'
 		}
+	}
+	w.BeginLine()
+	if f, ok := a.(adapter.Finisher); ok {
+		f.Finish() // as the pipeline ends an input
 	}
 	require.NoError(t, w.Close(a.Summary(), nil))
 	d := Decoded(t, buf.Bytes())
