@@ -73,24 +73,12 @@ func (s Source) Oracle(t *testing.T, files []string, check func(t *testing.T, c 
 	}
 }
 
-// Glob lists dir's files that match any of patterns, in pattern order.
-func Glob(t testing.TB, dir string, patterns ...string) []string {
-	t.Helper()
-	var files []string
-	for _, pat := range patterns {
-		m, err := filepath.Glob(filepath.Join(dir, pat))
-		require.NoError(t, err)
-		files = append(files, m...)
-	}
-	return files
-}
-
-// Captures is Glob over a folder of the shared corpus: where it holds no
+// Captures is Files over a folder of the shared corpus: where it holds no
 // capture (the corpus is not checked out beside the repo) the test skips,
 // as internal/testskip says.
 func Captures(t testing.TB, dir string, patterns ...string) []string {
 	t.Helper()
-	files := Glob(t, dir, patterns...)
+	files := Files(t, dir, patterns...)
 	if len(files) == 0 {
 		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out beside the repo)", dir)
 	}

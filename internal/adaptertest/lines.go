@@ -206,3 +206,20 @@ func (d Dialog) Tokens() map[string]int64 {
 	}
 	return out
 }
+
+// MessagesWithTokens lists a dialog's message entries, each as its content,
+// a space, and its tokens object as written ("" when it carries none).
+func MessagesWithTokens(t testing.TB, out []byte) []string {
+	t.Helper()
+	var got []string
+	for _, e := range Decode[struct {
+		Type    string          `json:"type"`
+		Content string          `json:"content"`
+		Tokens  json.RawMessage `json:"tokens"`
+	}](t, out) {
+		if e.Type == "message" {
+			got = append(got, e.Content+" "+string(e.Tokens))
+		}
+	}
+	return got
+}

@@ -163,21 +163,7 @@ func TestMessageTokensOnFinalLineOnce(t *testing.T) {
 `
 	out, stderr := runPipeline(t, in)
 	require.Empty(t, stderr)
-	var tokens []string
-	for _, l := range bytes.Split([]byte(out), []byte("\n")) {
-		var e struct {
-			Type    string          `json:"type"`
-			Content string          `json:"content"`
-			Tokens  json.RawMessage `json:"tokens"`
-		}
-		if len(l) == 0 {
-			continue
-		}
-		require.NoError(t, json.Unmarshal(l, &e))
-		if e.Type == "message" {
-			tokens = append(tokens, e.Content+" "+string(e.Tokens))
-		}
-	}
+	tokens := adaptertest.MessagesWithTokens(t, []byte(out))
 	assert.Equal(t, []string{
 		"early ",
 		`late {"in":115,"out":50,"cache_read":100,"cache_write":5}`,

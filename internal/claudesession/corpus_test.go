@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
@@ -29,15 +30,11 @@ const corpusDir = "../../../shared/corpus/claude-session"
 // independent reading of the files with encoding/json. The corpus has no
 // rewound branch, so both ways hold the whole file.
 func TestCorpus(t *testing.T) {
-	adaptertest.CorpusDir(t, corpusDir)
-	ins, ok, err := claudesession.Inputs(corpusDir)
-	require.NoError(t, err)
-	require.True(t, ok)
+	ins := adaptertest.Sessions(t, corpusDir, claudesession.Inputs)
 	require.GreaterOrEqual(t, len(ins), 10, "sessions in the corpus")
 	merged, detected := sources(t)
 	for _, in := range ins {
-		rel, _ := filepath.Rel(corpusDir, in.Name)
-		t.Run(rel, func(t *testing.T) {
+		t.Run(sessionName(in), func(t *testing.T) {
 			agents := agentFilesOf(t, in.Name)
 			t.Run("merged", func(t *testing.T) {
 				got := adaptertest.Decode[entry](t, merged.Input(t, in).Out)
@@ -56,6 +53,12 @@ func TestCorpus(t *testing.T) {
 			})
 		})
 	}
+}
+
+// sessionName names a session's subtest: its path in the corpus folder.
+func sessionName(in adapter.Input) string {
+	rel, _ := filepath.Rel(corpusDir, in.Name)
+	return rel
 }
 
 // sources convert a session as the command does: forced to this format

@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
 )
@@ -24,24 +24,10 @@ import (
 // message whose line has a stop_reason, on the first such line with a
 // text block, once per message.id.
 func TestCorpusMessageTokens(t *testing.T) {
-	adaptertest.CorpusDir(t, corpusDir)
-	ins, ok, err := claudesession.Inputs(corpusDir)
-	require.NoError(t, err)
-	require.True(t, ok)
-	carried := 0
-	for _, in := range ins {
-		rel, _ := filepath.Rel(corpusDir, in.Name)
-		t.Run(rel, func(t *testing.T) {
-			merged, _ := sources(t)
-			got := adaptertest.ReadMessageTokens(t, merged.Input(t, in).Out)
-			adaptertest.RequireWithin(t, got.Sum(), got.Total)
-			count, sum := expectMessageTokens(t, append([]string{in.Name}, agentFilesOf(t, in.Name)...))
-			assert.Equal(t, count, got.Carried, "message entries with tokens")
-			assert.Equal(t, sum, got.Sum(), "message tokens, summed")
-			carried += got.Carried
-		})
-	}
-	assert.Positive(t, carried, "no session gave a message entry tokens")
+	merged, _ := sources(t)
+	merged.MessageTokensOf(t, adaptertest.Sessions(t, corpusDir, claudesession.Inputs), sessionName, func(t *testing.T, in adapter.Input) (int, adaptertest.Tokens) {
+		return expectMessageTokens(t, append([]string{in.Name}, agentFilesOf(t, in.Name)...))
+	})
 }
 
 // expectMessageTokens reads the assistant lines of files: the message ids
@@ -114,21 +100,7 @@ func TestMessageTokensOnce(t *testing.T) {
 {"parentUuid":"a0","isSidechain":false,"type":"assistant","message":{"id":"msg_b","model":"claude-x","role":"assistant","content":[{"type":"text","text":"one"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"cache_read_input_tokens":300,"cache_creation_input_tokens":4,"output_tokens":9}},"uuid":"a1","timestamp":"2026-01-02T10:00:02.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
 {"parentUuid":"a1","isSidechain":false,"type":"assistant","message":{"id":"msg_b","model":"claude-x","role":"assistant","content":[{"type":"text","text":"two"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"cache_read_input_tokens":300,"cache_creation_input_tokens":4,"output_tokens":9}},"uuid":"a2","timestamp":"2026-01-02T10:00:02.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
 `
-	var got []string
 	merged, _ := sources(t)
-	for _, l := range bytes.Split(merged.Convert(t, strings.NewReader(session), "session").Out, []byte("\n")) {
-		var e struct {
-			Type    string          `json:"type"`
-			Content string          `json:"content"`
-			Tokens  json.RawMessage `json:"tokens"`
-		}
-		if len(l) == 0 {
-			continue
-		}
-		require.NoError(t, json.Unmarshal(l, &e))
-		if e.Type == "message" {
-			got = append(got, e.Content+" "+string(e.Tokens))
-		}
-	}
+	got := adaptertest.MessagesWithTokens(t, merged.Convert(t, strings.NewReader(session), "session").Out)
 	assert.Equal(t, []string{"snapshot ", `one {"in":324,"out":9,"cache_read":300,"cache_write":4}`, "two "}, got)
 }

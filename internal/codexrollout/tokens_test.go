@@ -144,20 +144,6 @@ func TestRequestTokens(t *testing.T) {
 		ctx, tc(u1, u1), msg("third"), // the last total again: no one's
 		ctx, msg("fourth"), tc(u2, l2), // after the message: too late
 	}, "\n") + "\n"
-	var got []string
-	for _, l := range bytes.Split(adaptertest.Convert(t, codexrollout.Format(), strings.NewReader(in)), []byte("\n")) {
-		var e struct {
-			Type    string          `json:"type"`
-			Content string          `json:"content"`
-			Tokens  json.RawMessage `json:"tokens"`
-		}
-		if len(l) == 0 {
-			continue
-		}
-		require.NoError(t, json.Unmarshal(l, &e))
-		if e.Type == "message" {
-			got = append(got, e.Content+" "+string(e.Tokens))
-		}
-	}
+	got := adaptertest.MessagesWithTokens(t, adaptertest.Convert(t, codexrollout.Format(), strings.NewReader(in)))
 	assert.Equal(t, []string{`first {"in":100,"out":20,"cache_read":60,"reasoning":5}`, "second ", "third ", "fourth "}, got)
 }

@@ -20,7 +20,7 @@ const corpusDir = "../../../shared/corpus/gemini"
 // what an independent reading of the source (encoding/json, sharing no code
 // with the adapter) says it must hold.
 func TestCorpus(t *testing.T) {
-	files := adaptertest.Glob(t, corpusDir, "*.jsonl", "*.ndjson", "*.json")
+	files := adaptertest.Files(t, corpusDir, "*.jsonl", "*.ndjson", "*.json")
 	if len(files) == 0 {
 		t.Logf("no Gemini CLI captures in %s (the shared corpus is not checked out beside the repo): fixtures only", corpusDir)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
@@ -26,10 +27,7 @@ const corpusDir = "../../../shared/corpus/gemini-session"
 // subagents spliced) and compares the dialog with what an independent
 // reading of the files with encoding/json says.
 func TestCorpus(t *testing.T) {
-	adaptertest.CorpusDir(t, corpusDir)
-	ins, ok, err := geminisession.Inputs(corpusDir)
-	require.NoError(t, err)
-	require.True(t, ok)
+	ins := adaptertest.Sessions(t, corpusDir, geminisession.Inputs)
 	require.NotEmpty(t, ins)
 	documents := 0
 	for _, in := range ins {
@@ -37,7 +35,7 @@ func TestCorpus(t *testing.T) {
 		if strings.HasSuffix(in.Name, ".json") {
 			documents++
 		}
-		t.Run(filepath.Base(filepath.Dir(in.Name))+"/"+filepath.Base(in.Name), func(t *testing.T) {
+		t.Run(chatName(in), func(t *testing.T) {
 			want := expectFrom(t, in.Name)
 			got := adaptertest.Decode[entry](t, source().Input(t, in).Out)
 			check(t, got, want)
@@ -61,6 +59,11 @@ type entry struct {
 		Model string `json:"model"`
 		CWD   string `json:"cwd"`
 	} `json:"data"`
+}
+
+// chatName names a chat's subtest: its folder and file.
+func chatName(in adapter.Input) string {
+	return filepath.Base(filepath.Dir(in.Name)) + "/" + filepath.Base(in.Name)
 }
 
 // source converts a chat as the command does an input of Inputs.

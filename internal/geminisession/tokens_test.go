@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
 )
@@ -23,22 +23,9 @@ import (
 // message's tokens on the entry of its text, when the record that first
 // has the tokens brings text not seen before.
 func TestCorpusMessageTokens(t *testing.T) {
-	adaptertest.CorpusDir(t, corpusDir)
-	ins, ok, err := geminisession.Inputs(corpusDir)
-	require.NoError(t, err)
-	require.True(t, ok)
-	carried := 0
-	for _, in := range ins {
-		t.Run(filepath.Base(filepath.Dir(in.Name))+"/"+filepath.Base(in.Name), func(t *testing.T) {
-			got := adaptertest.ReadMessageTokens(t, source().Input(t, in).Out)
-			adaptertest.RequireWithin(t, got.Sum(), got.Total)
-			count, sum := expectMessageTokens(t, in.Name)
-			assert.Equal(t, count, got.Carried, "message entries with tokens")
-			assert.Equal(t, sum, got.Sum(), "message tokens, summed")
-			carried += got.Carried
-		})
-	}
-	assert.Positive(t, carried, "no chat gave a message entry tokens")
+	source().MessageTokensOf(t, adaptertest.Sessions(t, corpusDir, geminisession.Inputs), chatName, func(t *testing.T, in adapter.Input) (int, adaptertest.Tokens) {
+		return expectMessageTokens(t, in.Name)
+	})
 }
 
 // expectMessageTokens reads a chat and its subagents' chats
