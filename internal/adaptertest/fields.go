@@ -32,6 +32,7 @@ type Fields struct {
 	Reason      string   `json:"reason"`
 	Warnings    int      `json:"warnings"`
 	CostUSD     *float64 `json:"cost_usd"`
+	Reward      *float64 `json:"reward"`
 }
 
 // OfType returns the entries of one type.

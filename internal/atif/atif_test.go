@@ -18,34 +18,7 @@ import (
 )
 
 // entry is one decoded dialog entry.
-type entry struct {
-	Type    string `json:"type"`
-	Content string `json:"content"`
-	ToolID  string `json:"tool_id"`
-	Name    string `json:"name"`
-	Status  string `json:"status"`
-	Result  string `json:"result"`
-	Error   string `json:"error"`
-	Parent  string `json:"parent_tool_id"`
-	Data    struct {
-		Model, Agent, CWD string
-	} `json:"data"`
-	Turns       int      `json:"turns"`
-	DurationMS  int64    `json:"duration_ms"`
-	Message     string   `json:"message"`
-	Reason      string   `json:"reason"`
-	Reward      *float64 `json:"reward"`
-	CostUSD     *float64 `json:"cost_usd"`
-	TotalTokens struct {
-		In        int64 `json:"in"`
-		Out       int64 `json:"out"`
-		CacheRead int64 `json:"cache_read"`
-	} `json:"total_tokens"`
-	Tokens *struct {
-		In  int64 `json:"in"`
-		Out int64 `json:"out"`
-	} `json:"tokens"`
-}
+type entry = adaptertest.Fields
 
 // convert runs input through the pipeline as ATIF (the dialog valid) and
 // decodes it; stderr is what the pipeline reported.
@@ -58,16 +31,6 @@ func convert(t *testing.T, r io.Reader) (entries []entry, stderr string) {
 // options are the writer's options of every test: the clock pinned, no cut.
 func options() dialog.Options {
 	return dialog.Options{Clock: adaptertest.Pinned(), MaxText: -1}
-}
-
-func ofType(es []entry, typ string) []entry {
-	var out []entry
-	for _, e := range es {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 func eventOf(t *testing.T, s string) adapter.Event {
@@ -161,12 +124,12 @@ func TestTrialFolder(t *testing.T) {
 	es, stderr := convert(t, r)
 	assert.Empty(t, stderr)
 
-	prompts := ofType(es, "prompt")
+	prompts := adaptertest.OfType(es, "prompt")
 	require.Len(t, prompts, 1, "the copied prompt of the continuation is not shown again")
 	assert.Equal(t, "Create hello.txt", prompts[0].Content)
 
 	var texts []string
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		texts = append(texts, m.Content)
 	}
 	assert.Contains(t, texts, "Summarising first.")
@@ -183,12 +146,12 @@ func TestTrialFolder(t *testing.T) {
 	assert.Contains(t, warnings[1], "../../../etc/passwd", "a path out of the folder is not followed")
 
 	var sub entry
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		if m.Content == "Nothing done yet." {
 			sub = m
 		}
 	}
-	tools := ofType(es, "tool")
+	tools := adaptertest.OfType(es, "tool")
 	require.NotEmpty(t, tools)
 	assert.Equal(t, "subagent", tools[0].Name, "a system step with refs and no context_management is a subagent call")
 	assert.Equal(t, tools[0].ToolID, sub.Parent, "the subagent's entries hang on the call that started it")
@@ -276,7 +239,7 @@ func TestReadBounded(t *testing.T) {
 func TestStdinSubagentRef(t *testing.T) {
 	es, _ := convert(t, strings.NewReader(trialTrajectory))
 	var warned int
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		if strings.HasPrefix(m.Content, dialog.WarningPrefix) {
 			warned++
 		}
@@ -339,7 +302,7 @@ func TestParallelSidechains(t *testing.T) {
  {"step_id":6,"timestamp":"2026-06-01T10:00:04Z","source":"agent","message":"I am subagent B","extra":{"is_sidechain":true}}]}`
 	es, _ := convert(t, strings.NewReader(doc))
 	parents := map[string]string{}
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		parents[m.Content] = m.Parent
 	}
 	assert.Equal(t, "TA", parents["I am subagent A"])
@@ -360,7 +323,7 @@ func TestUnrecordedResultIsAnError(t *testing.T) {
   {"step_id":1,"source":"agent","message":"","tool_calls":[{"tool_call_id":"S1","function_name":"bash","arguments":{}}]}]}]}`
 	es, _ := convert(t, strings.NewReader(doc))
 	order := []string{}
-	for _, e := range ofType(es, "tool") {
+	for _, e := range adaptertest.OfType(es, "tool") {
 		if e.Status != "running" {
 			order = append(order, e.ToolID+":"+e.Status)
 		}

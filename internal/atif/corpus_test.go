@@ -97,7 +97,7 @@ func TestCorpus(t *testing.T) {
 		if !hasUser && len(src.Steps) > 0 && src.Steps[0].Source == "system" {
 			want = text(src.Steps[0].Message)
 		}
-		prompts := ofType(es, "prompt")
+		prompts := adaptertest.OfType(es, "prompt")
 		if want == "" {
 			assert.Empty(t, prompts)
 		} else {
@@ -106,14 +106,14 @@ func TestCorpus(t *testing.T) {
 		}
 
 		messages, thinking := map[string]bool{}, map[string]bool{}
-		for _, e := range ofType(es, "message") {
+		for _, e := range adaptertest.OfType(es, "message") {
 			messages[e.Content] = true
 		}
-		for _, e := range ofType(es, "thinking") {
+		for _, e := range adaptertest.OfType(es, "thinking") {
 			thinking[e.Content] = true
 		}
 		starts, ends := map[string]int{}, map[string]int{}
-		for _, e := range ofType(es, "tool") {
+		for _, e := range adaptertest.OfType(es, "tool") {
 			if e.Status == "running" {
 				starts[e.ToolID]++
 			} else {
