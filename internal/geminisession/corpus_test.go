@@ -163,6 +163,27 @@ func readRecords(t *testing.T, path string) []record {
 	return rs
 }
 
+// modelText is a model message's text: a string, or its parts' texts
+// that are no thoughts, joined.
+func modelText(content json.RawMessage) (string, error) {
+	var parts []struct {
+		Text    string `json:"text"`
+		Thought bool   `json:"thought"`
+	}
+	if json.Unmarshal(content, &parts) != nil {
+		var s string
+		err := json.Unmarshal(content, &s)
+		return s, err
+	}
+	var text string
+	for _, p := range parts {
+		if !p.Thought {
+			text += p.Text
+		}
+	}
+	return text, nil
+}
+
 // workspace finds the first workspace folder in a session context's
 // text, as the file holds it (JSON-escaped).
 var workspace = regexp.MustCompile(`<session_context>.*?Workspace Directories:\*\*\\n +- ([^\\"]+)\\n`)
@@ -217,20 +238,8 @@ func expectFrom(t *testing.T, path string) expected {
 				if parent == "" {
 					turn[r.ID] = true
 				}
-				var text string
-				var parts []struct {
-					Text    string `json:"text"`
-					Thought bool   `json:"thought"`
-				}
-				if json.Unmarshal(r.Content, &parts) == nil {
-					for _, p := range parts {
-						if !p.Thought {
-							text += p.Text
-						}
-					}
-				} else {
-					require.NoError(t, json.Unmarshal(r.Content, &text))
-				}
+				text, err := modelText(r.Content)
+				require.NoError(t, err)
 				if text != "" {
 					w.texts[r.ID] = true
 				}

@@ -56,20 +56,7 @@ func expectMessageTokens(t *testing.T, path string) (count int, sum adaptertest.
 			if r.Type != "gemini" {
 				continue
 			}
-			var s string
-			var parts []struct {
-				Text    string `json:"text"`
-				Thought bool   `json:"thought"`
-			}
-			if json.Unmarshal(r.Content, &parts) == nil {
-				for _, p := range parts {
-					if !p.Thought {
-						s += p.Text
-					}
-				}
-			} else {
-				_ = json.Unmarshal(r.Content, &s)
-			}
+			s, _ := modelText(r.Content)
 			prev := text[r.ID]
 			text[r.ID] = s
 			if r.Tokens == nil || done[r.ID] {
