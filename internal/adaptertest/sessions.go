@@ -1,6 +1,9 @@
 package adaptertest
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,23 +23,47 @@ func Sessions(t testing.TB, dir string, inputs func(path string) ([]adapter.Inpu
 	return ins
 }
 
+// WantTokens is what an independent reading of an input says of its
+// message entries' tokens: how many entries carry them, and their sum.
+type WantTokens struct {
+	Count int
+	Sum   Tokens
+	// MainOnly says the total counts the main thread alone (not the
+	// subagents), so that only the main thread's sum is held to it.
+	MainOnly bool
+}
+
 // MessageTokensOf converts each input (a subtest named by name) and checks
 // the tokens of its message entries: never more, summed, than the total,
-// and what expect, an independent reading of the input's files, says:
-// how many entries carry tokens and their sum. Some entry must carry
-// tokens.
-func (s Source) MessageTokensOf(t *testing.T, ins []adapter.Input, name func(adapter.Input) string, expect func(t *testing.T, in adapter.Input) (count int, sum Tokens)) {
+// and what expect says. Some entry must carry tokens.
+func (s Source) MessageTokensOf(t *testing.T, ins []adapter.Input, name func(adapter.Input) string, expect func(t *testing.T, in adapter.Input) WantTokens) {
 	t.Helper()
 	carried := 0
 	for _, in := range ins {
 		t.Run(name(in), func(t *testing.T) {
 			got := ReadMessageTokens(t, s.Input(t, in).Out)
-			RequireWithin(t, got.Sum(), got.Total)
-			count, sum := expect(t, in)
-			assert.Equal(t, count, got.Carried, "message entries with tokens")
-			assert.Equal(t, sum, got.Sum(), "message tokens, summed")
+			want := expect(t, in)
+			if want.MainOnly {
+				RequireWithin(t, got.Main, got.Total)
+			} else {
+				RequireWithin(t, got.Sum(), got.Total)
+			}
+			assert.Equal(t, want.Count, got.Carried, "message entries with tokens")
+			assert.Equal(t, want.Sum, got.Sum(), "message tokens, summed")
 			carried += got.Carried
 		})
 	}
 	assert.Positive(t, carried, "no input gave a message entry tokens")
 }
+
+// FileInputs are files as inputs, each named by its path.
+func FileInputs(files []string) []adapter.Input {
+	ins := make([]adapter.Input, len(files))
+	for i, f := range files {
+		ins[i] = adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return os.Open(f) }}
+	}
+	return ins
+}
+
+// BaseName names an input's subtest by its file's base name.
+func BaseName(in adapter.Input) string { return filepath.Base(in.Name) }

@@ -25,8 +25,9 @@ import (
 // text block, once per message.id.
 func TestCorpusMessageTokens(t *testing.T) {
 	merged, _ := sources(t)
-	merged.MessageTokensOf(t, adaptertest.Sessions(t, corpusDir, claudesession.Inputs), sessionName, func(t *testing.T, in adapter.Input) (int, adaptertest.Tokens) {
-		return expectMessageTokens(t, append([]string{in.Name}, agentFilesOf(t, in.Name)...))
+	merged.MessageTokensOf(t, adaptertest.Sessions(t, corpusDir, claudesession.Inputs), sessionName, func(t *testing.T, in adapter.Input) adaptertest.WantTokens {
+		count, sum := expectMessageTokens(t, append([]string{in.Name}, agentFilesOf(t, in.Name)...))
+		return adaptertest.WantTokens{Count: count, Sum: sum}
 	})
 }
 

@@ -23,8 +23,9 @@ import (
 // message's tokens on the entry of its text, when the record that first
 // has the tokens brings text not seen before.
 func TestCorpusMessageTokens(t *testing.T) {
-	source().MessageTokensOf(t, adaptertest.Sessions(t, corpusDir, geminisession.Inputs), chatName, func(t *testing.T, in adapter.Input) (int, adaptertest.Tokens) {
-		return expectMessageTokens(t, in.Name)
+	source().MessageTokensOf(t, adaptertest.Sessions(t, corpusDir, geminisession.Inputs), chatName, func(t *testing.T, in adapter.Input) adaptertest.WantTokens {
+		count, sum := expectMessageTokens(t, in.Name)
+		return adaptertest.WantTokens{Count: count, Sum: sum}
 	})
 }
 
