@@ -155,6 +155,7 @@ type Writer struct {
 	srcSeen  bool
 	firstSrc time.Time
 	lastSrc  time.Time
+	clock    clockCache
 	// seqText is seq in decimal, counted up with it: formatting it anew
 	// for each entry was 1% of converting short Codex lines.
 	seqText decimal
@@ -833,7 +834,7 @@ func (w *Writer) writePrompt(t Text) {
 // begin starts an entry in the reused buffer: seq, ts and type.
 func (w *Writer) begin(typ string) []byte {
 	if w.curClock {
-		w.cur, w.curClock = clockTime(w.opt.Clock), false
+		w.cur, w.curClock = w.clock.now(w.opt.Clock), false
 	}
 	// ts never decreases: an entry not later than the last has its ts,
 	// whose text is kept (most entries share the time of the one before).
@@ -1019,4 +1020,22 @@ func (d *decimal) inc() {
 		t[i] = '0'
 	}
 	d.text = append([]byte{'1'}, t...)
+}
+
+// clockCache keeps the last reading of the clock in its ts form: the
+// command's clock says the same time for all the lines of one read of the
+// input, and the conversion to UTC milliseconds was 1% of converting short
+// Codex lines.
+type clockCache struct {
+	read     bool
+	raw, fit time.Time
+}
+
+func (c *clockCache) now(clock Clock) time.Time {
+	// == rather than Equal: the very same reading gives the very same form
+	// (Equal may hold between readings of different wall clocks).
+	if t := clock.Now(); !c.read || t != c.raw {
+		c.read, c.raw, c.fit = true, t, clockForm(t)
+	}
+	return c.fit
 }
