@@ -22,7 +22,6 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
@@ -80,11 +79,7 @@ func Run(t *testing.T, f adapter.Format, dir string) {
 // Convert converts r as the command does with --format f.
 func Convert(t testing.TB, f adapter.Format, r io.Reader) []byte {
 	t.Helper()
-	var out, diag bytes.Buffer
-	c := dispatch.New(&out, Options(), dispatch.Options{Formats: []adapter.Format{f}, Forced: true, Stderr: &diag})
-	require.NoError(t, c.Feed(r, "input"))
-	require.NoError(t, c.Close(nil))
-	return out.Bytes()
+	return ConvertBuffered(t, f, r, Buffers{})
 }
 
 // clobbered converts raw feeding the adapter itself: each record is copied

@@ -24,7 +24,8 @@ type Buffers struct {
 // 1 byte (bufio makes it 16) and a sink of 1 byte.
 func Tiny() Buffers { return Buffers{Read: 1, Sink: 1} }
 
-// ConvertBuffered is Convert with the buffer sizes b.
+// ConvertBuffered converts r as the command does with --format f, with
+// the buffer sizes b (zero: production's).
 func ConvertBuffered(t testing.TB, f adapter.Format, r io.Reader, b Buffers) []byte {
 	t.Helper()
 	var out, diag bytes.Buffer
