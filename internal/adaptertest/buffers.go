@@ -11,11 +11,12 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
 
-// Buffers are the sizes of a conversion's read buffer and sink, which
-// production leaves at their defaults (frame.DefaultReadSize,
-// sink.DefaultSize). The kit makes them tiny, so that every record spans
-// many reads and every entry is flushed on its own: a record or an entry
-// that only worked whole inside one buffer shows.
+// Buffers are the sizes of a conversion's read buffer and sink
+// (dispatch.Options.ReadSize and SinkSize; zero: frame.DefaultReadSize and
+// sink.DefaultSize). Production sizes them to its input (a small file's
+// read buffer, a batch's sink); the kit makes them tiny, so that every
+// record spans many reads and every entry is flushed on its own: a record
+// or an entry that only came out right whole inside one buffer shows.
 type Buffers struct {
 	Read, Sink int
 }

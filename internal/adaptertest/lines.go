@@ -1,7 +1,6 @@
 package adaptertest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -90,15 +89,7 @@ func Pipeline(t testing.TB, f adapter.Format, opt dialog.Options, input io.Reade
 func Decoded(t testing.TB, out []byte) Dialog {
 	t.Helper()
 	RequireValid(t, out)
-	d := Dialog{Out: out}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var e Entry
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &e))
-		d.Entries = append(d.Entries, e)
-	}
-	require.NoError(t, sc.Err())
+	d := Dialog{Out: out, Entries: Decode[Entry](t, out)}
 	if len(d.Entries) > 0 {
 		d.Complete = d.Entries[len(d.Entries)-1]
 	}
