@@ -1,11 +1,9 @@
 package codex
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -518,18 +516,12 @@ func TestLongIDsAreNotKept(t *testing.T) {
 	long := strings.Repeat("x", maxKeptLen+1)
 	item := `{"id":"` + long + `","type":"mcp_tool_call","server":"` + long + `","tool":"do","arguments":{},"status":"in_progress"}`
 	short := `{"id":"item_1","type":"mcp_tool_call","server":"srv","tool":"do","arguments":{},"status":"in_progress"}`
-	var buf bytes.Buffer
-	w := dialog.NewWriter(&buf, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), DefaultCWD: "/w"})
-	a := New(w)
-	for _, l := range []string{thread(), turn(), itemLine("started", item), itemLine("completed", item), itemLine("started", short)} {
-		w.BeginLine()
-		require.NoError(t, a.Event(adaptertest.Event(t, l)))
-	}
+	d := adaptertest.Lines(t, Format(), thread(), turn(), itemLine("started", item), itemLine("completed", item), itemLine("started", short))
+	a := d.Adapter.(*Adapter)
 	assert.Equal(t, map[string]string{"item_1": "item_1"}, a.ids)
 	assert.Len(t, a.names, 1)
-	require.NoError(t, w.Close(a.Summary(), nil))
-	assert.Contains(t, buf.String(), `"tool_id":"`+long+`"`)
-	assert.Contains(t, buf.String(), `"name":"mcp__`+long+`__do"`)
+	assert.Contains(t, string(d.Out), `"tool_id":"`+long+`"`)
+	assert.Contains(t, string(d.Out), `"name":"mcp__`+long+`__do"`)
 }
 
 // Short builders for the lines of the current format.
