@@ -1,8 +1,9 @@
 // Package adaptertest is the adapter kit's test harness: every format's
 // golden cases are converted whole, one byte at a time, in random
-// chunkings, with CRLF line endings, and with each record's buffer
-// overwritten after the adapter has seen it; every way must give the same
-// dialog, byte for byte, which must pass validation and match the golden.
+// chunkings, through tiny read and sink buffers, with CRLF line endings,
+// and with each record's buffer overwritten after the adapter has seen it;
+// every way must give the same dialog, byte for byte, which must pass
+// validation and match the golden.
 package adaptertest
 
 import (
@@ -22,7 +23,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
@@ -70,6 +70,7 @@ func Run(t *testing.T, f adapter.Format, dir string) {
 			for i := range 5 {
 				same("in random chunks (round "+string(rune('1'+i))+")", Convert(t, f, &chunked{data: raw, rng: rng}))
 			}
+			same("through a 1-byte read buffer and sink", ConvertBuffered(t, f, bytes.NewReader(raw), Tiny()))
 			same("with CRLF line endings", Convert(t, f, bytes.NewReader(bytes.ReplaceAll(raw, []byte("\n"), []byte("\r\n")))))
 			same("with each record overwritten after its event, and Summary asked after each", clobbered(t, f, raw))
 		})
@@ -79,11 +80,7 @@ func Run(t *testing.T, f adapter.Format, dir string) {
 // Convert converts r as the command does with --format f.
 func Convert(t testing.TB, f adapter.Format, r io.Reader) []byte {
 	t.Helper()
-	var out, diag bytes.Buffer
-	c := dispatch.New(&out, Options(), dispatch.Options{Formats: []adapter.Format{f}, Forced: true, Stderr: &diag})
-	require.NoError(t, c.Feed(r, "input"))
-	require.NoError(t, c.Close(nil))
-	return out.Bytes()
+	return ConvertBuffered(t, f, r, Buffers{})
 }
 
 // clobbered converts raw feeding the adapter itself: each record is copied

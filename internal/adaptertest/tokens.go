@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -102,15 +101,12 @@ func NoMessageTokens(t *testing.T, f adapter.Format, files []string) {
 	if len(files) == 0 {
 		testskip.Missing(t, "no captures (the shared corpus is not checked out beside the repo)")
 	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			raw, err := os.ReadFile(path)
-			require.NoError(t, err)
-			got := ReadMessageTokens(t, Convert(t, f, bytes.NewReader(raw)))
-			assert.Zero(t, got.Carried, "message entries with tokens")
-			RequireWithin(t, got.Sum(), got.Total)
-		})
-	}
+	source := Source{Format: f, Forced: true, Options: Options()}
+	source.Oracle(t, files, func(t *testing.T, _ Capture, d Dialog) {
+		got := ReadMessageTokens(t, d.Out)
+		assert.Zero(t, got.Carried, "message entries with tokens")
+		RequireWithin(t, got.Sum(), got.Total)
+	})
 }
 
 // Files is the files of dir matching any of patterns.

@@ -1,102 +1,36 @@
 package atif
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // entry is one decoded dialog entry.
-type entry struct {
-	Type    string `json:"type"`
-	Content string `json:"content"`
-	ToolID  string `json:"tool_id"`
-	Name    string `json:"name"`
-	Status  string `json:"status"`
-	Result  string `json:"result"`
-	Error   string `json:"error"`
-	Parent  string `json:"parent_tool_id"`
-	Data    struct {
-		Model, Agent, CWD string
-	} `json:"data"`
-	Turns       int      `json:"turns"`
-	DurationMS  int64    `json:"duration_ms"`
-	Message     string   `json:"message"`
-	Reason      string   `json:"reason"`
-	Reward      *float64 `json:"reward"`
-	CostUSD     *float64 `json:"cost_usd"`
-	TotalTokens struct {
-		In        int64 `json:"in"`
-		Out       int64 `json:"out"`
-		CacheRead int64 `json:"cache_read"`
-	} `json:"total_tokens"`
-	Tokens *struct {
-		In  int64 `json:"in"`
-		Out int64 `json:"out"`
-	} `json:"tokens"`
-}
+type entry = adaptertest.Fields
 
-// convert runs input through the pipeline as ATIF, checks the dialog
-// against the contract and decodes it.
+// convert runs input through the pipeline as ATIF (the dialog valid) and
+// decodes it; stderr is what the pipeline reported.
 func convert(t *testing.T, r io.Reader) (entries []entry, stderr string) {
 	t.Helper()
-	var out, diag bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), MaxText: -1},
-		dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true, Stderr: &diag})
-	require.NoError(t, c.Feed(r, "input"))
-	require.NoError(t, c.Close(nil))
-	var findings []string
-	_, err := dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
-	require.NoError(t, err)
-	require.Empty(t, findings, "the dialog breaks the contract:\n%s", out.String())
-	dec := json.NewDecoder(&out)
-	for {
-		var e entry
-		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
-			break
-		} else {
-			require.NoError(t, err)
-		}
-		entries = append(entries, e)
-	}
-	return entries, diag.String()
+	d := adaptertest.Pipeline(t, Format(), options(), r)
+	return adaptertest.Decode[entry](t, d.Out), d.Stderr
 }
 
-// convertRaw is the dialog of input, as written.
-func convertRaw(t *testing.T, input []byte) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), MaxText: -1},
-		dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true})
-	require.NoError(t, c.Feed(bytes.NewReader(input), "input"))
-	require.NoError(t, c.Close(nil))
-	return out.Bytes()
-}
-
-func ofType(es []entry, typ string) []entry {
-	var out []entry
-	for _, e := range es {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
+// options are the writer's options of every test: the clock pinned, no cut.
+func options() dialog.Options {
+	return dialog.Options{Clock: adaptertest.Pinned(), MaxText: -1}
 }
 
 func eventOf(t *testing.T, s string) adapter.Event {
@@ -190,12 +124,12 @@ func TestTrialFolder(t *testing.T) {
 	es, stderr := convert(t, r)
 	assert.Empty(t, stderr)
 
-	prompts := ofType(es, "prompt")
+	prompts := adaptertest.OfType(es, "prompt")
 	require.Len(t, prompts, 1, "the copied prompt of the continuation is not shown again")
 	assert.Equal(t, "Create hello.txt", prompts[0].Content)
 
 	var texts []string
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		texts = append(texts, m.Content)
 	}
 	assert.Contains(t, texts, "Summarising first.")
@@ -212,12 +146,12 @@ func TestTrialFolder(t *testing.T) {
 	assert.Contains(t, warnings[1], "../../../etc/passwd", "a path out of the folder is not followed")
 
 	var sub entry
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		if m.Content == "Nothing done yet." {
 			sub = m
 		}
 	}
-	tools := ofType(es, "tool")
+	tools := adaptertest.OfType(es, "tool")
 	require.NotEmpty(t, tools)
 	assert.Equal(t, "subagent", tools[0].Name, "a system step with refs and no context_management is a subagent call")
 	assert.Equal(t, tools[0].ToolID, sub.Parent, "the subagent's entries hang on the call that started it")
@@ -305,7 +239,7 @@ func TestReadBounded(t *testing.T) {
 func TestStdinSubagentRef(t *testing.T) {
 	es, _ := convert(t, strings.NewReader(trialTrajectory))
 	var warned int
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		if strings.HasPrefix(m.Content, dialog.WarningPrefix) {
 			warned++
 		}
@@ -368,7 +302,7 @@ func TestParallelSidechains(t *testing.T) {
  {"step_id":6,"timestamp":"2026-06-01T10:00:04Z","source":"agent","message":"I am subagent B","extra":{"is_sidechain":true}}]}`
 	es, _ := convert(t, strings.NewReader(doc))
 	parents := map[string]string{}
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		parents[m.Content] = m.Parent
 	}
 	assert.Equal(t, "TA", parents["I am subagent A"])
@@ -389,7 +323,7 @@ func TestUnrecordedResultIsAnError(t *testing.T) {
   {"step_id":1,"source":"agent","message":"","tool_calls":[{"tool_call_id":"S1","function_name":"bash","arguments":{}}]}]}]}`
 	es, _ := convert(t, strings.NewReader(doc))
 	order := []string{}
-	for _, e := range ofType(es, "tool") {
+	for _, e := range adaptertest.OfType(es, "tool") {
 		if e.Status != "running" {
 			order = append(order, e.ToolID+":"+e.Status)
 		}

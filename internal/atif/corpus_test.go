@@ -1,10 +1,7 @@
 package atif
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,8 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
-
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real trajectories written by other people (not in the
@@ -76,126 +71,117 @@ var fabricated = regexp.MustCompile(`^(Executed \S+ \S+|\[tool call\]|\(tool use
 // what the document holds: the first prompt, every call paired with one
 // result, every agent text and reasoning present, the totals.
 func TestCorpus(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*.json"))
-	require.NoError(t, err)
-	if len(files) == 0 {
-		testskip.Missingf(t, "no ATIF trajectories in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			raw, err := os.ReadFile(f)
-			require.NoError(t, err)
-			var src srcTrajectory
-			require.NoError(t, json.Unmarshal(raw, &src))
-			es, stderr := convert(t, bytes.NewReader(raw))
-			assert.Empty(t, stderr, "the pipeline reported bad input")
-			// One response's figure is never written twice: the message
-			// tokens add up to no more than the totals.
-			mt := adaptertest.ReadMessageTokens(t, convertRaw(t, raw))
-			adaptertest.RequireWithin(t, mt.Sum(), mt.Total)
+	source := adaptertest.Source{Format: Format(), Forced: true, Options: options()}
+	source.Oracle(t, adaptertest.Captures(t, corpusDir, "*.json"), func(t *testing.T, capture adaptertest.Capture, d adaptertest.Dialog) {
+		var src srcTrajectory
+		require.NoError(t, json.Unmarshal(capture.Src, &src))
+		es := adaptertest.Decode[entry](t, d.Out)
+		// One response's figure is never written twice: the message
+		// tokens add up to no more than the totals.
+		mt := adaptertest.ReadMessageTokens(t, d.Out)
+		adaptertest.RequireWithin(t, mt.Sum(), mt.Total)
 
-			// The prompt: the first user step that is no sidechain and
-			// no copy; with no user step, the first system step.
-			want, hasUser := "", false
-			for _, s := range src.Steps {
-				if s.Source == "user" {
-					hasUser = true
-					if s.IsCopiedContext || s.Extra["is_sidechain"] == true || text(s.Message) == "" {
-						continue
-					}
-					want = text(s.Message)
-					break
-				}
-			}
-			if !hasUser && len(src.Steps) > 0 && src.Steps[0].Source == "system" {
-				want = text(src.Steps[0].Message)
-			}
-			prompts := ofType(es, "prompt")
-			if want == "" {
-				assert.Empty(t, prompts)
-			} else {
-				require.NotEmpty(t, prompts)
-				assert.Equal(t, want, prompts[0].Content)
-			}
-
-			messages, thinking := map[string]bool{}, map[string]bool{}
-			for _, e := range ofType(es, "message") {
-				messages[e.Content] = true
-			}
-			for _, e := range ofType(es, "thinking") {
-				thinking[e.Content] = true
-			}
-			starts, ends := map[string]int{}, map[string]int{}
-			for _, e := range ofType(es, "tool") {
-				if e.Status == "running" {
-					starts[e.ToolID]++
-				} else {
-					ends[e.ToolID]++
-				}
-			}
-			var sumIn, sumOut float64
-			for _, s := range src.Steps {
-				if s.IsCopiedContext || s.Source != "agent" {
+		// The prompt: the first user step that is no sidechain and
+		// no copy; with no user step, the first system step.
+		want, hasUser := "", false
+		for _, s := range src.Steps {
+			if s.Source == "user" {
+				hasUser = true
+				if s.IsCopiedContext || s.Extra["is_sidechain"] == true || text(s.Message) == "" {
 					continue
 				}
-				resultStep := s.LLMCallCount != nil && *s.LLMCallCount == 0 && s.Extra["tool_call_id"] != nil && s.Extra["tool_call_id"] != ""
-				msg := text(s.Message)
-				if msg != "" && !resultStep && !fabricated.MatchString(strings.TrimSpace(msg)) {
-					assert.True(t, messages[msg], "agent text missing: %.80q", msg)
-				}
-				if r := s.ReasoningContent; r != nil && *r != "" && strings.TrimSpace(*r) != strings.TrimSpace(msg) {
-					assert.True(t, thinking[*r], "reasoning missing: %.80q", *r)
-				}
-				for _, c := range s.ToolCalls {
-					if c.ID == "" {
-						continue
-					}
-					assert.Equal(t, 1, starts[c.ID], "call %s started once", c.ID)
-					assert.Equal(t, 1, ends[c.ID], "call %s ended once", c.ID)
-				}
-				if m := s.Metrics; m != nil {
-					in := 0.0
-					if m.Prompt != nil {
-						in = *m.Prompt
-					}
-					if m.Cached != nil && m.Prompt != nil && (*m.Cached > in || src.SchemaVersion == "ATIF-v1.0" || src.SchemaVersion == "ATIF-v1.1") {
-						in += *m.Cached
-					}
-					sumIn += in
-					if m.Out != nil {
-						sumOut += *m.Out
-					}
-				}
+				want = text(s.Message)
+				break
 			}
+		}
+		if !hasUser && len(src.Steps) > 0 && src.Steps[0].Source == "system" {
+			want = text(src.Steps[0].Message)
+		}
+		prompts := adaptertest.OfType(es, "prompt")
+		if want == "" {
+			assert.Empty(t, prompts)
+		} else {
+			require.NotEmpty(t, prompts)
+			assert.Equal(t, want, prompts[0].Content)
+		}
 
-			c := es[len(es)-1]
-			assert.Equal(t, "complete", c.Type)
-			assert.Equal(t, "error", c.Status, "a trajectory alone does not say how the run ended")
-			assert.Equal(t, ReasonUnknownEnding, c.Reason)
-			if fm := src.FinalMetrics; fm != nil && fm.Prompt != nil {
-				// ../formats/atif.md: prompt_tokens include cached tokens
-				// from v1.2 (not before, nor where cached > prompt), and
-				// Claude Code's cache writes from 2026 (not before: the
-				// prompt is then less than reads and writes together).
-				in, cached := *fm.Prompt, 0.0
-				if fm.Cached != nil {
-					cached = *fm.Cached
-				}
-				if cached > in || src.SchemaVersion == "ATIF-v1.0" || src.SchemaVersion == "ATIF-v1.1" {
-					in += cached
-				}
-				if w := fm.Extra.Written; w > 0 && in < cached+w {
-					in += w
-				}
-				assert.EqualValues(t, int64(in), c.TotalTokens.In)
+		messages, thinking := map[string]bool{}, map[string]bool{}
+		for _, e := range adaptertest.OfType(es, "message") {
+			messages[e.Content] = true
+		}
+		for _, e := range adaptertest.OfType(es, "thinking") {
+			thinking[e.Content] = true
+		}
+		starts, ends := map[string]int{}, map[string]int{}
+		for _, e := range adaptertest.OfType(es, "tool") {
+			if e.Status == "running" {
+				starts[e.ToolID]++
 			} else {
-				assert.EqualValues(t, int64(sumIn), c.TotalTokens.In, "no final figure: the steps' sum")
+				ends[e.ToolID]++
 			}
-			if fm := src.FinalMetrics; fm != nil && fm.Out != nil {
-				assert.EqualValues(t, int64(*fm.Out), c.TotalTokens.Out)
-			} else {
-				assert.EqualValues(t, int64(sumOut), c.TotalTokens.Out, "no final figure: the steps' sum")
+		}
+		var sumIn, sumOut float64
+		for _, s := range src.Steps {
+			if s.IsCopiedContext || s.Source != "agent" {
+				continue
 			}
-		})
-	}
+			resultStep := s.LLMCallCount != nil && *s.LLMCallCount == 0 && s.Extra["tool_call_id"] != nil && s.Extra["tool_call_id"] != ""
+			msg := text(s.Message)
+			if msg != "" && !resultStep && !fabricated.MatchString(strings.TrimSpace(msg)) {
+				assert.True(t, messages[msg], "agent text missing: %.80q", msg)
+			}
+			if r := s.ReasoningContent; r != nil && *r != "" && strings.TrimSpace(*r) != strings.TrimSpace(msg) {
+				assert.True(t, thinking[*r], "reasoning missing: %.80q", *r)
+			}
+			for _, c := range s.ToolCalls {
+				if c.ID == "" {
+					continue
+				}
+				assert.Equal(t, 1, starts[c.ID], "call %s started once", c.ID)
+				assert.Equal(t, 1, ends[c.ID], "call %s ended once", c.ID)
+			}
+			if m := s.Metrics; m != nil {
+				in := 0.0
+				if m.Prompt != nil {
+					in = *m.Prompt
+				}
+				if m.Cached != nil && m.Prompt != nil && (*m.Cached > in || src.SchemaVersion == "ATIF-v1.0" || src.SchemaVersion == "ATIF-v1.1") {
+					in += *m.Cached
+				}
+				sumIn += in
+				if m.Out != nil {
+					sumOut += *m.Out
+				}
+			}
+		}
+
+		c := es[len(es)-1]
+		assert.Equal(t, "complete", c.Type)
+		assert.Equal(t, "error", c.Status, "a trajectory alone does not say how the run ended")
+		assert.Equal(t, ReasonUnknownEnding, c.Reason)
+		if fm := src.FinalMetrics; fm != nil && fm.Prompt != nil {
+			// ../formats/atif.md: prompt_tokens include cached tokens
+			// from v1.2 (not before, nor where cached > prompt), and
+			// Claude Code's cache writes from 2026 (not before: the
+			// prompt is then less than reads and writes together).
+			in, cached := *fm.Prompt, 0.0
+			if fm.Cached != nil {
+				cached = *fm.Cached
+			}
+			if cached > in || src.SchemaVersion == "ATIF-v1.0" || src.SchemaVersion == "ATIF-v1.1" {
+				in += cached
+			}
+			if w := fm.Extra.Written; w > 0 && in < cached+w {
+				in += w
+			}
+			assert.EqualValues(t, int64(in), c.TotalTokens.In)
+		} else {
+			assert.EqualValues(t, int64(sumIn), c.TotalTokens.In, "no final figure: the steps' sum")
+		}
+		if fm := src.FinalMetrics; fm != nil && fm.Out != nil {
+			assert.EqualValues(t, int64(*fm.Out), c.TotalTokens.Out)
+		} else {
+			assert.EqualValues(t, int64(sumOut), c.TotalTokens.Out, "no final figure: the steps' sum")
+		}
+	})
 }

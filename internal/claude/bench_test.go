@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 	"github.com/ssebench/sse-dialog-convert/internal/sessiongen"
@@ -75,7 +76,7 @@ func BenchmarkAdapter(b *testing.B) {
 				b.SetBytes(in.size)
 				b.ReportAllocs()
 				for b.Loop() {
-					w := dialog.NewWriter(io.Discard, dialog.Options{Clock: pinned, MaxText: c.maxText, MaxBytes: c.maxBytes})
+					w := dialog.NewWriter(io.Discard, dialog.Options{Clock: adaptertest.Pinned(), MaxText: c.maxText, MaxBytes: c.maxBytes})
 					a := New(w)
 					for _, ev := range in.events {
 						w.BeginLine()

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
 
@@ -602,7 +603,7 @@ func TestDetect(t *testing.T) {
 		{`{}`, adapter.No},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, Detect(eventOf(t, []byte(tt.line))), tt.line)
+		assert.Equal(t, tt.want, Detect(adaptertest.Event(t, tt.line)), tt.line)
 	}
 }
 
@@ -623,12 +624,12 @@ func TestNothingKept(t *testing.T) {
 	}
 	convertWith := func(kill bool) string {
 		var buf bytes.Buffer
-		w := dialog.NewWriter(&buf, dialog.Options{Clock: pinned, DefaultCWD: "/work"})
+		w := dialog.NewWriter(&buf, dialog.Options{Clock: adaptertest.Pinned(), DefaultCWD: "/work"})
 		a := New(w)
 		for _, l := range lines {
 			obj := []byte(l)
 			w.BeginLine()
-			require.NoError(t, a.Event(eventOf(t, obj)))
+			require.NoError(t, a.Event(adaptertest.Event(t, string(obj))))
 			if kill {
 				for i := range obj {
 					obj[i] = 'Z'
@@ -675,4 +676,24 @@ func TestResultIsErrorAsAString(t *testing.T) {
 	assert.Equal(t, "error", c["status"])
 	assert.Equal(t, `is_error is "false", not a JSON boolean: read as an error (done)`, c["message"])
 	assert.Equal(t, "invalid_is_error", c["reason"])
+}
+
+// runPipeline converts input through the real pipeline (framing, detection,
+// the writer) and returns the dialog, valid, and what went to stderr.
+func runPipeline(t testing.TB, input string) (out, stderr string) {
+	t.Helper()
+	d := adaptertest.Pipeline(t, Format(), options(), strings.NewReader(input))
+	return string(d.Out), d.Stderr
+}
+
+// options are the writer's options of the pipeline's tests: the clock
+// pinned, the cwd the golden flags give, no cut.
+func options() dialog.Options {
+	return dialog.Options{Clock: adaptertest.Pinned(), DefaultCWD: "/work", MaxText: -1}
+}
+
+// requireValid fails when the dialog breaks the contract.
+func requireValid(t testing.TB, out string) {
+	t.Helper()
+	adaptertest.RequireValid(t, []byte(out))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
@@ -23,20 +24,10 @@ const corpusDir = "../../../shared/corpus/claude"
 // figures derived from the source by expect, an independent reading with
 // encoding/json that shares no code with the adapter.
 func TestCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	if len(files) == 0 {
-		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out here)", corpusDir)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
-			out, stderr := runPipeline(t, string(src))
-			assert.Empty(t, stderr)
-			requireValid(t, out)
-			checkAgainstSource(t, expect(t, src), readDialog(t, out))
-		})
-	}
+	source := adaptertest.Source{Format: Format(), Forced: true, Options: options()}
+	source.Oracle(t, adaptertest.Captures(t, corpusDir, "*.jsonl"), func(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+		checkAgainstSource(t, expect(t, c.Src), readDialog(t, string(d.Out)))
+	})
 }
 
 // TestCorpusResumeLegs joins the two legs of a --resume run into one input:
@@ -308,10 +299,7 @@ func checkAgainstSource(t *testing.T, e expected, d readout) {
 // followed by anything but its output in the CLI is the prompt as typed.
 // The expected text comes from regular expressions over the source.
 func TestCorpusSlashCommandPrompts(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	if len(files) == 0 {
-		t.Skipf("no captures in %s (the shared corpus is not checked out here)", corpusDir)
-	}
+	files := adaptertest.Captures(t, corpusDir, "*.jsonl")
 	name := regexp.MustCompile(`<command-name>/?([^<]*)</command-name>`)
 	args := regexp.MustCompile(`<command-args>([^<]*(?:<[^/][^<]*)*)</command-args>`)
 	commands := 0

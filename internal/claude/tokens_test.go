@@ -4,16 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // TestCorpusMessageTokens: over every capture, the tokens of message
@@ -25,29 +23,11 @@ import (
 // (before 2.0), the total is result.usage, the main thread's only, so
 // only the main thread's sum is held to it.
 func TestCorpusMessageTokens(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	if len(files) == 0 {
-		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out here)", corpusDir)
-	}
-	carried := 0
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
-			out, _ := runPipeline(t, string(src))
-			got := adaptertest.ReadMessageTokens(t, []byte(out))
-			want, subagentsInTotal := expectMessageTokens(t, src)
-			if subagentsInTotal {
-				adaptertest.RequireWithin(t, got.Sum(), got.Total)
-			} else {
-				adaptertest.RequireWithin(t, got.Main, got.Total)
-			}
-			assert.Equal(t, want.count, got.Carried, "message entries with tokens")
-			assert.Equal(t, want.sum, got.Sum(), "message tokens, summed")
-			carried += got.Carried
-		})
-	}
-	assert.Positive(t, carried, "no capture gave a message entry tokens")
+	source := adaptertest.Source{Format: Format(), Forced: true, Options: options()}
+	source.MessageTokensOf(t, adaptertest.FileInputs(adaptertest.Captures(t, corpusDir, "*.jsonl")), adaptertest.BaseName, func(t *testing.T, in adapter.Input) adaptertest.WantTokens {
+		w, subagentsInTotal := expectMessageTokens(t, adaptertest.Opened(t, in))
+		return adaptertest.WantTokens{Count: w.count, Sum: w.sum, MainOnly: !subagentsInTotal}
+	})
 }
 
 type wantTokens struct {
@@ -163,21 +143,7 @@ func TestMessageTokensOnFinalLineOnce(t *testing.T) {
 `
 	out, stderr := runPipeline(t, in)
 	require.Empty(t, stderr)
-	var tokens []string
-	for _, l := range bytes.Split([]byte(out), []byte("\n")) {
-		var e struct {
-			Type    string          `json:"type"`
-			Content string          `json:"content"`
-			Tokens  json.RawMessage `json:"tokens"`
-		}
-		if len(l) == 0 {
-			continue
-		}
-		require.NoError(t, json.Unmarshal(l, &e))
-		if e.Type == "message" {
-			tokens = append(tokens, e.Content+" "+string(e.Tokens))
-		}
-	}
+	tokens := adaptertest.MessagesWithTokens(t, []byte(out))
 	assert.Equal(t, []string{
 		"early ",
 		`late {"in":115,"out":50,"cache_read":100,"cache_write":5}`,

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,12 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real session files written by other people and by the
@@ -33,29 +30,21 @@ const corpusDir = "../../../shared/corpus/claude-session"
 // independent reading of the files with encoding/json. The corpus has no
 // rewound branch, so both ways hold the whole file.
 func TestCorpus(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		testskip.Missingf(t, "no session files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	ins, ok, err := claudesession.Inputs(corpusDir)
-	require.NoError(t, err)
-	require.True(t, ok)
+	ins := adaptertest.Sessions(t, corpusDir, claudesession.Inputs)
 	require.GreaterOrEqual(t, len(ins), 10, "sessions in the corpus")
+	merged, detected := sources(t)
 	for _, in := range ins {
-		rel, _ := filepath.Rel(corpusDir, in.Name)
-		t.Run(rel, func(t *testing.T) {
+		t.Run(sessionName(in), func(t *testing.T) {
 			agents := agentFilesOf(t, in.Name)
 			t.Run("merged", func(t *testing.T) {
-				r, err := in.Open()
-				require.NoError(t, err)
-				defer r.Close()
-				got := entriesOf(t, run(t, r, false))
+				got := adaptertest.Decode[entry](t, merged.Input(t, in).Out)
 				check(t, got, expectFrom(t, in.Name, agents))
 			})
 			t.Run("one pass", func(t *testing.T) {
 				f, err := os.Open(in.Name)
 				require.NoError(t, err)
 				defer f.Close()
-				got := entriesOf(t, run(t, f, true))
+				got := adaptertest.Decode[entry](t, detected.Convert(t, f, "session").Out)
 				want := expectFrom(t, in.Name, nil)
 				if len(agents) > 0 {
 					want.ownTotal = nil // Claude Code's figure counts the subagents' files, not read here
@@ -66,29 +55,20 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
-// run converts r as the command does: detected among every format, or
-// forced to this one.
-func run(t *testing.T, r io.Reader, detect bool) []byte {
-	t.Helper()
-	var out, stderr bytes.Buffer
-	opt := dispatch.Options{Stderr: &stderr, Formats: registry.All()}
-	if !detect {
-		f, _ := registry.Lookup("claude-session")
-		opt.Formats, opt.Forced = nil, true
-		opt.Formats = append(opt.Formats, f)
-	}
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true}, opt)
-	require.NoError(t, c.Feed(r, "session"))
-	require.NoError(t, c.Close(nil))
-	f, ok := c.Format()
+// sessionName names a session's subtest: its path in the corpus folder.
+func sessionName(in adapter.Input) string {
+	rel, _ := filepath.Rel(corpusDir, in.Name)
+	return rel
+}
+
+// sources convert a session as the command does: forced to this format
+// (the input of Inputs, subagents merged), or detected among every format.
+func sources(t *testing.T) (forced, detected adaptertest.Source) {
+	format, ok := registry.Lookup("claude-session")
 	require.True(t, ok)
-	require.Equal(t, "claude-session", f.Name)
-	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
-	var findings []string
-	_, err := dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
-	require.NoError(t, err)
-	require.Empty(t, findings, "invalid dialog")
-	return out.Bytes()
+	options := dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true}
+	return adaptertest.Source{Format: format, Forced: true, Options: options},
+		adaptertest.Source{Format: format, Among: registry.All(), Options: options}
 }
 
 type entry struct {
@@ -100,22 +80,6 @@ type entry struct {
 	Parent  string           `json:"parent_tool_id"`
 	Reason  string           `json:"reason"`
 	Total   map[string]int64 `json:"total_tokens"`
-}
-
-func entriesOf(t *testing.T, out []byte) []entry {
-	t.Helper()
-	var es []entry
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var e entry
-		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
-			break
-		} else {
-			require.NoError(t, err)
-		}
-		es = append(es, e)
-	}
-	return es
 }
 
 // agentFilesOf finds a session's subagent files the way the issue

@@ -29,20 +29,6 @@ func read(t *testing.T, path string) []byte {
 	return b
 }
 
-func put(t *testing.T, path string, data []byte) {
-	t.Helper()
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, data, 0o644))
-}
-
-func names(ins []adapter.Input) []string {
-	var s []string
-	for _, in := range ins {
-		s = append(s, in.Name)
-	}
-	return s
-}
-
 // convert converts one input as the command does with its format.
 func convert(t *testing.T, in adapter.Input) []byte {
 	t.Helper()
@@ -100,18 +86,18 @@ func TestSubagentsFolderLayout(t *testing.T) {
 	project := filepath.Join(t.TempDir(), "-sandbox-work-sub")
 	sid := "98d34dcc-b045-4dce-81c6-77796f4e5163"
 	session := filepath.Join(project, sid+".jsonl")
-	put(t, session, main)
+	adaptertest.Put(t, session, main)
 	sub := filepath.Join(project, sid, "subagents")
-	put(t, filepath.Join(sub, "agent-a579bb95fbbe1ebce.jsonl"), agents["a579bb95fbbe1ebce"])
-	put(t, filepath.Join(sub, "agent-a579bb95fbbe1ebce.meta.json"), []byte(`{"agentType":"general-purpose","description":"Count files","toolUseId":"toolu_fg","spawnDepth":1}`))
+	adaptertest.Put(t, filepath.Join(sub, "agent-a579bb95fbbe1ebce.jsonl"), agents["a579bb95fbbe1ebce"])
+	adaptertest.Put(t, filepath.Join(sub, "agent-a579bb95fbbe1ebce.meta.json"), []byte(`{"agentType":"general-purpose","description":"Count files","toolUseId":"toolu_fg","spawnDepth":1}`))
 	// No .meta.json: tied by toolUseResult.agentId of the call's result.
-	put(t, filepath.Join(sub, "agent-a08cbc765fa4d8604.jsonl"), agents["a08cbc765fa4d8604"])
-	put(t, filepath.Join(project, "memory", "MEMORY.md"), []byte("# notes\n"))
+	adaptertest.Put(t, filepath.Join(sub, "agent-a08cbc765fa4d8604.jsonl"), agents["a08cbc765fa4d8604"])
+	adaptertest.Put(t, filepath.Join(project, "memory", "MEMORY.md"), []byte("# notes\n"))
 	// A subagent of a call the conversation does not hold (a rewound
 	// branch's): left out.
-	put(t, filepath.Join(sub, "agent-a1111111111111111.jsonl"), []byte(`{"parentUuid":null,"isSidechain":true,"sessionId":"`+sid+`","agentId":"a1111111111111111","type":"user","message":{"role":"user","content":"REWOUND AGENT"},"uuid":"e1000000-0000-4000-8000-000000000001","timestamp":"2026-11-30T16:56:04.300Z"}`+"\n"+
+	adaptertest.Put(t, filepath.Join(sub, "agent-a1111111111111111.jsonl"), []byte(`{"parentUuid":null,"isSidechain":true,"sessionId":"`+sid+`","agentId":"a1111111111111111","type":"user","message":{"role":"user","content":"REWOUND AGENT"},"uuid":"e1000000-0000-4000-8000-000000000001","timestamp":"2026-11-30T16:56:04.300Z"}`+"\n"+
 		`{"parentUuid":"e1000000-0000-4000-8000-000000000001","isSidechain":true,"sessionId":"`+sid+`","agentId":"a1111111111111111","message":{"model":"claude-opus-5-5","id":"msg_rw","type":"message","role":"assistant","content":[{"type":"text","text":"REWOUND AGENT ANSWER"}],"usage":{"input_tokens":5,"output_tokens":5}},"type":"assistant","uuid":"e1000000-0000-4000-8000-000000000002","timestamp":"2026-11-30T16:56:04.301Z"}`+"\n"))
-	put(t, filepath.Join(sub, "agent-a1111111111111111.meta.json"), []byte(`{"toolUseId":"toolu_rewound"}`))
+	adaptertest.Put(t, filepath.Join(sub, "agent-a1111111111111111.meta.json"), []byte(`{"toolUseId":"toolu_rewound"}`))
 
 	want := read(t, testdata("subagent-files-merged.out.jsonl"))
 	for _, path := range []string{session, filepath.Join(project, sid), project, filepath.Dir(project)} {
@@ -136,22 +122,22 @@ func TestAgentFilesBesideSession(t *testing.T) {
 	project := t.TempDir()
 	sid := "98d34dcc-b045-4dce-81c6-77796f4e5163"
 	session := filepath.Join(project, sid+".jsonl")
-	put(t, session, main)
+	adaptertest.Put(t, session, main)
 	for id, lines := range agents {
-		put(t, filepath.Join(project, "agent-"+id+".jsonl"), lines)
+		adaptertest.Put(t, filepath.Join(project, "agent-"+id+".jsonl"), lines)
 	}
 	warmup := `{"parentUuid":null,"isSidechain":true,"sessionId":"` + sid + `","agentId":"36541525","type":"user","message":{"role":"user","content":"Warmup"},"uuid":"22c35574-fe45-420a-873e-cd0e43965950","timestamp":"2026-11-30T16:56:04.000Z"}
 {"parentUuid":"22c35574-fe45-420a-873e-cd0e43965950","isSidechain":true,"sessionId":"` + sid + `","agentId":"36541525","message":{"model":"claude-opus-5-5","id":"msg_warm","type":"message","role":"assistant","content":[{"type":"text","text":"WARMUP ANSWER"}],"usage":{"input_tokens":999,"output_tokens":9}},"type":"assistant","uuid":"22c35574-fe45-420a-873e-cd0e43965951","timestamp":"2026-11-30T16:56:04.001Z"}
 `
-	put(t, filepath.Join(project, "agent-36541525.jsonl"), []byte(warmup))
+	adaptertest.Put(t, filepath.Join(project, "agent-36541525.jsonl"), []byte(warmup))
 	other := strings.ReplaceAll(warmup, sid, "11111111-2222-4333-8444-555555555555")
 	other = strings.ReplaceAll(other, "36541525", "a579bb95fbbe1ebce")
-	put(t, filepath.Join(project, "agent-a579bb95fbbe1ebce-other.jsonl"), []byte(strings.ReplaceAll(other, "WARMUP", "OTHER SESSION")))
+	adaptertest.Put(t, filepath.Join(project, "agent-a579bb95fbbe1ebce-other.jsonl"), []byte(strings.ReplaceAll(other, "WARMUP", "OTHER SESSION")))
 
 	ins, ok, err := claudesession.Inputs(project)
 	require.NoError(t, err)
 	require.True(t, ok)
-	require.Equal(t, []string{session}, names(ins), "agent files are no sessions of their own")
+	require.Equal(t, []string{session}, adaptertest.Names(ins), "agent files are no sessions of their own")
 	got := convert(t, ins[0])
 	assert.Equal(t, string(read(t, testdata("subagent-files-merged.out.jsonl"))), string(got))
 	assert.NotContains(t, string(got), "WARMUP")
@@ -167,7 +153,7 @@ func TestTwoPassKeepsOnePassDialogs(t *testing.T) {
 	for _, name := range []string{"commands-and-inline-sidechains", "compaction-and-interrupt", "interactive-turns", "print-mode-2.1", "interrupted-last", "open-call-at-end"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
-			put(t, path, read(t, testdata(name+".in.jsonl")))
+			adaptertest.Put(t, path, read(t, testdata(name+".in.jsonl")))
 			assert.Equal(t, string(read(t, testdata(name+".out.jsonl"))), string(convert(t, only(t, path))))
 		})
 	}
@@ -179,7 +165,7 @@ func TestTwoPassKeepsOnePassDialogs(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, zw.Close())
 		path := filepath.Join(dir, "cold", "cf913de5-a0b1-431c-bfce-3ba285da4d5f.jsonl.zst")
-		put(t, path, z.Bytes())
+		adaptertest.Put(t, path, z.Bytes())
 		in := only(t, filepath.Dir(path))
 		assert.Equal(t, path, in.Name)
 		assert.Equal(t, string(read(t, testdata("print-mode-2.1.out.jsonl"))), string(convert(t, in)))
@@ -228,7 +214,7 @@ func TestRewoundBranchDropped(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	src := []byte(strings.Join(lines, "\n") + "\n")
-	put(t, path, src)
+	adaptertest.Put(t, path, src)
 	got := string(convert(t, only(t, path)))
 	assert.NotContains(t, got, "OLD BRANCH")
 	assert.Contains(t, got, `"type":"prompt","content":"fix the bug, with a test"`)
@@ -255,7 +241,7 @@ func TestRewoundBranchDropped(t *testing.T) {
 // for).
 func TestPromptWithoutAnswer(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
-	put(t, path, []byte(userLine("00000000-0000-4000-8000-000000000001", "", "2026-02-01T10:00:00.000Z", `"are you there?"`)+"\n"))
+	adaptertest.Put(t, path, []byte(userLine("00000000-0000-4000-8000-000000000001", "", "2026-02-01T10:00:00.000Z", `"are you there?"`)+"\n"))
 	got := string(convert(t, only(t, path)))
 	assert.Contains(t, got, `"type":"prompt","content":"are you there?"`)
 	assert.Contains(t, got, `"reason":"incomplete"`)
@@ -272,7 +258,7 @@ func TestInputsRefusesOtherFiles(t *testing.T) {
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, name)
-		put(t, p, []byte(text))
+		adaptertest.Put(t, p, []byte(text))
 		ins, ok, err := claudesession.Inputs(p)
 		require.NoError(t, err)
 		assert.False(t, ok, name)
@@ -292,7 +278,7 @@ func TestInputsRefusesOtherFiles(t *testing.T) {
 func TestOpenReadsWhatTheFirstPassSaw(t *testing.T) {
 	src := read(t, testdata("interactive-turns.in.jsonl"))
 	path := filepath.Join(t.TempDir(), "3fb74381-1bf4-475e-8c6f-442d872b1bcf.jsonl")
-	put(t, path, src)
+	adaptertest.Put(t, path, src)
 	r, err := claudesession.OpenSession(path)
 	require.NoError(t, err)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)

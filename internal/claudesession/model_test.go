@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,7 +37,7 @@ func TestSubagentFileAloneUnderAnyName(t *testing.T) {
 	for _, name := range []string{"agent-a7f3c21.jsonl", "review-subagent.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), name)
-			put(t, path, agent)
+			adaptertest.Put(t, path, agent)
 			assert.Equal(t, "claude-opus-4-5-20251101", initModel(t, convert(t, only(t, path))))
 		})
 	}
@@ -50,7 +51,7 @@ func TestModelLinesThroughInputs(t *testing.T) {
 	for _, name := range []string{"model-attachment-command-last", "model-from-api-request"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "8a1f3e52-6b7c-4d9e-a0f1-2b3c4d5e6f70.jsonl")
-			put(t, path, read(t, testdata(name+".in.jsonl")))
+			adaptertest.Put(t, path, read(t, testdata(name+".in.jsonl")))
 			got := convert(t, only(t, path))
 			assert.Equal(t, "claude-opus-5-5", initModel(t, got))
 			assert.Equal(t, string(read(t, testdata(name+".out.jsonl"))), string(got))

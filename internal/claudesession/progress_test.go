@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -45,12 +46,12 @@ func TestAgentProgressOnce(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, stem+".jsonl")
-			put(t, path, session)
+			adaptertest.Put(t, path, session)
 			if c.agent != nil {
-				put(t, filepath.Join(dir, stem, "subagents", "agent-a7f3c21.jsonl"), c.agent)
+				adaptertest.Put(t, filepath.Join(dir, stem, "subagents", "agent-a7f3c21.jsonl"), c.agent)
 			}
 			if c.meta != nil {
-				put(t, filepath.Join(dir, stem, "subagents", "agent-a7f3c21.meta.json"), c.meta)
+				adaptertest.Put(t, filepath.Join(dir, stem, "subagents", "agent-a7f3c21.meta.json"), c.meta)
 			}
 			got := convert(t, only(t, path))
 			if bytes.Equal(c.agent, later) {

@@ -5,15 +5,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // TestCorpusMessageTokens: over every session of the corpus, read with its
@@ -24,28 +24,11 @@ import (
 // message whose line has a stop_reason, on the first such line with a
 // text block, once per message.id.
 func TestCorpusMessageTokens(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		testskip.Missingf(t, "no session files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	ins, ok, err := claudesession.Inputs(corpusDir)
-	require.NoError(t, err)
-	require.True(t, ok)
-	carried := 0
-	for _, in := range ins {
-		rel, _ := filepath.Rel(corpusDir, in.Name)
-		t.Run(rel, func(t *testing.T) {
-			r, err := in.Open()
-			require.NoError(t, err)
-			defer r.Close()
-			got := adaptertest.ReadMessageTokens(t, run(t, r, false))
-			adaptertest.RequireWithin(t, got.Sum(), got.Total)
-			count, sum := expectMessageTokens(t, append([]string{in.Name}, agentFilesOf(t, in.Name)...))
-			assert.Equal(t, count, got.Carried, "message entries with tokens")
-			assert.Equal(t, sum, got.Sum(), "message tokens, summed")
-			carried += got.Carried
-		})
-	}
-	assert.Positive(t, carried, "no session gave a message entry tokens")
+	merged, _ := sources(t)
+	merged.MessageTokensOf(t, adaptertest.Sessions(t, corpusDir, claudesession.Inputs), sessionName, func(t *testing.T, in adapter.Input) adaptertest.WantTokens {
+		count, sum := expectMessageTokens(t, append([]string{in.Name}, agentFilesOf(t, in.Name)...))
+		return adaptertest.WantTokens{Count: count, Sum: sum}
+	})
 }
 
 // expectMessageTokens reads the assistant lines of files: the message ids
@@ -118,20 +101,7 @@ func TestMessageTokensOnce(t *testing.T) {
 {"parentUuid":"a0","isSidechain":false,"type":"assistant","message":{"id":"msg_b","model":"claude-x","role":"assistant","content":[{"type":"text","text":"one"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"cache_read_input_tokens":300,"cache_creation_input_tokens":4,"output_tokens":9}},"uuid":"a1","timestamp":"2026-01-02T10:00:02.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
 {"parentUuid":"a1","isSidechain":false,"type":"assistant","message":{"id":"msg_b","model":"claude-x","role":"assistant","content":[{"type":"text","text":"two"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"cache_read_input_tokens":300,"cache_creation_input_tokens":4,"output_tokens":9}},"uuid":"a2","timestamp":"2026-01-02T10:00:02.000Z","cwd":"/w","sessionId":"s1","version":"2.1.332"}
 `
-	var got []string
-	for _, l := range bytes.Split(run(t, bytes.NewReader([]byte(session)), false), []byte("\n")) {
-		var e struct {
-			Type    string          `json:"type"`
-			Content string          `json:"content"`
-			Tokens  json.RawMessage `json:"tokens"`
-		}
-		if len(l) == 0 {
-			continue
-		}
-		require.NoError(t, json.Unmarshal(l, &e))
-		if e.Type == "message" {
-			got = append(got, e.Content+" "+string(e.Tokens))
-		}
-	}
+	merged, _ := sources(t)
+	got := adaptertest.MessagesWithTokens(t, merged.Convert(t, strings.NewReader(session), "session").Out)
 	assert.Equal(t, []string{"snapshot ", `one {"in":324,"out":9,"cache_read":300,"cache_write":4}`, "two "}, got)
 }

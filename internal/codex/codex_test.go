@@ -1,16 +1,15 @@
 package codex
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
 
@@ -46,7 +45,7 @@ func TestDetect(t *testing.T) {
 		{`{"prompt":42}`, no},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, Detect(eventOf(t, tt.line)), tt.line)
+		assert.Equal(t, tt.want, Detect(adaptertest.Event(t, tt.line)), tt.line)
 	}
 }
 
@@ -86,7 +85,7 @@ func TestUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, convertLines(t, tt.lines...).tokens())
+			assert.Equal(t, tt.want, adaptertest.Lines(t, Format(), tt.lines...).Tokens())
 		})
 	}
 }
@@ -122,13 +121,13 @@ func TestIDRestart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := convertLines(t, tt.lines...)
+			d := adaptertest.Lines(t, Format(), tt.lines...)
 			var got []call
-			for _, r := range d.results() {
-				got = append(got, call{r.str("tool_id"), r.str("name"), r.str("status"), r.text()})
+			for _, r := range d.Results() {
+				got = append(got, call{r.Str("tool_id"), r.Str("name"), r.Str("status"), r.Text()})
 			}
 			assert.Equal(t, tt.want, got)
-			assert.Len(t, d.starts(), len(tt.want))
+			assert.Len(t, d.Starts(), len(tt.want))
 		})
 	}
 }
@@ -161,19 +160,19 @@ func TestTodoList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := convertLines(t, tt.lines...)
-			require.Len(t, d.starts(), 1)
-			require.Len(t, d.results(), 1)
-			s, r := d.starts()[0], d.results()[0]
-			assert.Equal(t, "todo_list", s.str("name"))
+			d := adaptertest.Lines(t, Format(), tt.lines...)
+			require.Len(t, d.Starts(), 1)
+			require.Len(t, d.Results(), 1)
+			s, r := d.Starts()[0], d.Results()[0]
+			assert.Equal(t, "todo_list", s.Str("name"))
 			var got []string
 			for _, it := range s["args"].(map[string]any)["items"].([]any) {
 				got = append(got, bstr(it.(map[string]any)["completed"].(bool)))
 			}
 			assert.Equal(t, tt.args, join(got))
-			assert.Equal(t, tt.status, r.str("status"))
-			assert.Equal(t, tt.checklist, r.text())
-			assert.EqualValues(t, tt.turnsAfter, d.complete.num("turns"))
+			assert.Equal(t, tt.status, r.Str("status"))
+			assert.Equal(t, tt.checklist, r.Text())
+			assert.EqualValues(t, tt.turnsAfter, d.Complete.Num("turns"))
 		})
 	}
 }
@@ -214,20 +213,20 @@ func TestCommandResult(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := convertLines(t, thread(), turn(), itemLine("completed", tt.item), completed(`{}`))
-			require.Len(t, d.results(), 1)
-			r := d.results()[0]
-			assert.Equal(t, tt.status, r.str("status"))
-			assert.Equal(t, tt.text, r.text())
-			assert.Equal(t, "bash", r.str("name"))
+			d := adaptertest.Lines(t, Format(), thread(), turn(), itemLine("completed", tt.item), completed(`{}`))
+			require.Len(t, d.Results(), 1)
+			r := d.Results()[0]
+			assert.Equal(t, tt.status, r.Str("status"))
+			assert.Equal(t, tt.text, r.Text())
+			assert.Equal(t, "bash", r.Str("name"))
 		})
 	}
 }
 
 func TestCommandArgs(t *testing.T) {
-	d := convertLines(t, itemLine("started", `{"id":"item_0","type":"command_execution","command":"bash -lc \"echo \\\"hi\\\"\"","status":"in_progress"}`))
-	require.Len(t, d.starts(), 1)
-	assert.Equal(t, map[string]any{"command": `bash -lc "echo \"hi\""`}, d.starts()[0]["args"])
+	d := adaptertest.Lines(t, Format(), itemLine("started", `{"id":"item_0","type":"command_execution","command":"bash -lc \"echo \\\"hi\\\"\"","status":"in_progress"}`))
+	require.Len(t, d.Starts(), 1)
+	assert.Equal(t, map[string]any{"command": `bash -lc "echo \"hi\""`}, d.Starts()[0]["args"])
 }
 
 func TestMCPResult(t *testing.T) {
@@ -252,12 +251,12 @@ func TestMCPResult(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := convertLines(t, tt.line)
-			require.Len(t, d.results(), 1)
-			r := d.results()[0]
-			assert.Equal(t, "mcp__srv__do", r.str("name"))
-			assert.Equal(t, tt.status, r.str("status"))
-			assert.Equal(t, tt.text, r.text())
+			d := adaptertest.Lines(t, Format(), tt.line)
+			require.Len(t, d.Results(), 1)
+			r := d.Results()[0]
+			assert.Equal(t, "mcp__srv__do", r.Str("name"))
+			assert.Equal(t, tt.status, r.Str("status"))
+			assert.Equal(t, tt.text, r.Text())
 		})
 	}
 }
@@ -279,10 +278,10 @@ func TestRepeatedIDsAndNames(t *testing.T) {
 		lines = append(lines, call("item_0", `"srv"`, `"other"`)...) // item_0 again in one process
 		lines = append(lines, completed(`{}`))
 	}
-	d := convertLines(t, lines...)
+	d := adaptertest.Lines(t, Format(), lines...)
 	var got []string
-	for _, s := range d.starts() {
-		got = append(got, s.str("tool_id")+" "+s.str("name"))
+	for _, s := range d.Starts() {
+		got = append(got, s.Str("tool_id")+" "+s.Str("name"))
 	}
 	assert.Equal(t, []string{
 		"item_0 mcp__srv__do", "item_1 mcp__srv__do", "item_2 mcp__a__bc", "item_0#2 mcp__srv__other",
@@ -292,16 +291,16 @@ func TestRepeatedIDsAndNames(t *testing.T) {
 
 func TestWebSearchDuplicateID(t *testing.T) {
 	// Since 0.92 the item carries two "id" keys; item_N comes first.
-	d := convertLines(t, thread(), turn(),
+	d := adaptertest.Lines(t, Format(), thread(), turn(),
 		itemLine("started", `{"id":"item_3","type":"web_search","id":"ws_abc","query":"","action":{"type":"other"}}`),
 		itemLine("completed", `{"id":"item_3","type":"web_search","id":"ws_abc","query":"q1","action":{"type":"search","query":"q1"}}`),
 		completed(`{}`))
-	require.Len(t, d.starts(), 1)
-	require.Len(t, d.results(), 1)
-	r := d.results()[0]
-	assert.Equal(t, "item_3", r.str("tool_id"))
-	assert.Equal(t, "success", r.str("status"))
-	assert.Equal(t, "q1", r.text())
+	require.Len(t, d.Starts(), 1)
+	require.Len(t, d.Results(), 1)
+	r := d.Results()[0]
+	assert.Equal(t, "item_3", r.Str("tool_id"))
+	assert.Equal(t, "success", r.Str("status"))
+	assert.Equal(t, "q1", r.Text())
 }
 
 func TestEndings(t *testing.T) {
@@ -334,25 +333,25 @@ func TestEndings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := convertLines(t, tt.lines...).complete
-			assert.Equal(t, tt.status, c.str("status"))
+			c := adaptertest.Lines(t, Format(), tt.lines...).Complete
+			assert.Equal(t, tt.status, c.Str("status"))
 			if tt.message != "" || tt.status == "success" {
-				assert.Equal(t, tt.message, c.str("message"))
+				assert.Equal(t, tt.message, c.Str("message"))
 			}
-			assert.Equal(t, tt.reason, c.str("reason"))
-			assert.Equal(t, tt.warnings, c.num("warnings"))
+			assert.Equal(t, tt.reason, c.Str("reason"))
+			assert.Equal(t, tt.warnings, c.Num("warnings"))
 		})
 	}
 }
 
 func TestWarningsShown(t *testing.T) {
-	d := convertLines(t, thread(),
+	d := adaptertest.Lines(t, Format(), thread(),
 		itemLine("completed", `{"id":"item_0","type":"error","message":"model rerouted: a -> b"}`),
 		turn(), `{"type":"error","message":"Reconnecting... 2/5"}`,
 		`{"type":"turn.failed","error":{"message":"gone"}}`,
 		thread(), turn(), completed(`{}`))
-	assert.Equal(t, []string{"⚠ model rerouted: a -> b", "⚠ Reconnecting... 2/5", "⚠ run failed: gone"}, d.warnings())
-	assert.EqualValues(t, 3, d.complete.num("warnings"))
+	assert.Equal(t, []string{"⚠ model rerouted: a -> b", "⚠ Reconnecting... 2/5", "⚠ run failed: gone"}, d.Warnings())
+	assert.EqualValues(t, 3, d.Complete.Num("warnings"))
 }
 
 // A failure's message is kept as its literal: the warning a later turn
@@ -360,18 +359,18 @@ func TestWarningsShown(t *testing.T) {
 func TestFailureMessageKept(t *testing.T) {
 	escaped := `{"type":"turn.failed","error":{"message":"{\"error\":\"bad\"}\n\u00e9 \ud800"}}`
 	want := "{\"error\":\"bad\"}\né \ufffd"
-	d := convertLines(t, thread(), turn(), escaped, turn(), escaped)
-	assert.Equal(t, []string{"⚠ run failed: " + want}, d.warnings())
-	assert.Equal(t, "error", d.complete.str("status"))
-	assert.Equal(t, want, d.complete.str("message"))
+	d := adaptertest.Lines(t, Format(), thread(), turn(), escaped, turn(), escaped)
+	assert.Equal(t, []string{"⚠ run failed: " + want}, d.Warnings())
+	assert.Equal(t, "error", d.Complete.Str("status"))
+	assert.Equal(t, want, d.Complete.Str("message"))
 	for _, line := range []string{`{"type":"turn.failed","error":{"message":""}}`, `{"type":"turn.failed","error":"x"}`, `{"type":"turn.failed"}`} {
-		d = convertLines(t, thread(), turn(), line, turn(), line)
+		d = adaptertest.Lines(t, Format(), thread(), turn(), line, turn(), line)
 		want := "turn failed"
 		if strings.Contains(line, `"x"`) {
 			want = "x"
 		}
-		assert.Equal(t, []string{"⚠ run failed: " + want}, d.warnings(), line)
-		assert.Equal(t, want, d.complete.str("message"), line)
+		assert.Equal(t, []string{"⚠ run failed: " + want}, d.Warnings(), line)
+		assert.Equal(t, want, d.Complete.Str("message"), line)
 	}
 }
 
@@ -401,7 +400,7 @@ func TestTurns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, convertLines(t, tt.lines...).complete.num("turns"))
+			assert.Equal(t, tt.want, adaptertest.Lines(t, Format(), tt.lines...).Complete.Num("turns"))
 		})
 	}
 }
@@ -424,72 +423,72 @@ func TestLegacyExec(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := convertLines(t, `{"id":"0","msg":`+tt.begin+`}`,
+			d := adaptertest.Lines(t, Format(), `{"id":"0","msg":`+tt.begin+`}`,
 				`{"id":"0","msg":{"type":"exec_command_output_delta","call_id":"c","stream":"stdout","chunk":"b2sK"}}`,
 				`{"id":"0","msg":`+tt.end+`}`)
-			require.Len(t, d.starts(), 1)
-			require.Len(t, d.results(), 1)
-			assert.Equal(t, tt.command, d.starts()[0]["args"].(map[string]any)["command"])
-			assert.Equal(t, tt.status, d.results()[0].str("status"))
-			assert.Equal(t, tt.text, d.results()[0].text())
+			require.Len(t, d.Starts(), 1)
+			require.Len(t, d.Results(), 1)
+			assert.Equal(t, tt.command, d.Starts()[0]["args"].(map[string]any)["command"])
+			assert.Equal(t, tt.status, d.Results()[0].Str("status"))
+			assert.Equal(t, tt.text, d.Results()[0].Text())
 		})
 	}
 }
 
 func TestLegacyPatch(t *testing.T) {
-	d := convertLines(t,
+	d := adaptertest.Lines(t, Format(),
 		`{"id":"1","msg":{"type":"patch_apply_begin","call_id":"p","auto_approved":true,"changes":{"/a \"q\".txt":{"add":{"content":"x"}},"/b.txt":"delete","/c.txt":{"update":{"unified_diff":"","move_path":"/d.txt"}}}}}`,
 		`{"id":"1","msg":{"type":"patch_apply_end","call_id":"p","stdout":"Success.","stderr":"","success":true}}`,
 		`{"id":"1","msg":{"type":"patch_apply_begin","call_id":"q","auto_approved":false,"changes":{"/e.txt":{"update":{"unified_diff":"","move_path":null}}}}}`,
 		`{"id":"1","msg":{"type":"patch_apply_end","call_id":"q","stdout":"","stderr":"rejected","success":false}}`)
-	require.Len(t, d.results(), 2)
+	require.Len(t, d.Results(), 2)
 	assert.Equal(t, []any{
 		map[string]any{"path": `/a "q".txt`, "kind": "add"},
 		map[string]any{"path": "/b.txt", "kind": "delete"},
 		map[string]any{"path": "/c.txt", "kind": "update", "move_path": "/d.txt"},
-	}, d.starts()[0]["args"].(map[string]any)["changes"])
-	assert.Equal(t, "success", d.results()[0].str("status"))
-	assert.Equal(t, "add /a \"q\".txt\ndelete /b.txt\nupdate /c.txt -> /d.txt", d.results()[0].text())
-	assert.Equal(t, "error", d.results()[1].str("status"))
-	assert.Equal(t, "rejected", d.results()[1].text())
+	}, d.Starts()[0]["args"].(map[string]any)["changes"])
+	assert.Equal(t, "success", d.Results()[0].Str("status"))
+	assert.Equal(t, "add /a \"q\".txt\ndelete /b.txt\nupdate /c.txt -> /d.txt", d.Results()[0].Text())
+	assert.Equal(t, "error", d.Results()[1].Str("status"))
+	assert.Equal(t, "rejected", d.Results()[1].Text())
 }
 
 func TestLegacyPreamble(t *testing.T) {
-	d := convertLines(t,
+	d := adaptertest.Lines(t, Format(),
 		`{"workdir":"/home/u/p","approval":"Never","model":"codex-mini-latest","reasoning effort":"medium","sandbox":"read-only","provider":"openai"}`,
 		`{"prompt":"Describe \"this\" repo"}`,
 		`{"id":"1","msg":{"type":"agent_message","message":"It is small."}}`,
 		`{"id":"1","msg":{"type":"task_complete","last_agent_message":"It is small."}}`)
-	init := d.entries[0]["data"].(map[string]any)
+	init := d.Entries[0]["data"].(map[string]any)
 	assert.Equal(t, "codex-mini-latest", init["model"])
 	assert.Equal(t, "/home/u/p", init["cwd"])
 	assert.Equal(t, "codex", init["agent"])
-	require.Len(t, d.of("prompt"), 1)
-	assert.Equal(t, `Describe "this" repo`, d.of("prompt")[0].str("content"))
+	require.Len(t, d.Of("prompt"), 1)
+	assert.Equal(t, `Describe "this" repo`, d.Of("prompt")[0].Str("content"))
 	// task_complete repeats the last message: it is not shown twice.
-	require.Len(t, d.of("message"), 1)
+	require.Len(t, d.Of("message"), 1)
 }
 
 func TestLegacyPlanUpdate(t *testing.T) {
 	plan := func(s1, s2 string) string {
 		return `{"id":"0","msg":{"type":"plan_update","plan":[{"step":"a","status":"` + s1 + `"},{"step":"b","status":"` + s2 + `"}]}}`
 	}
-	d := convertLines(t, plan("in_progress", "pending"), plan("completed", "in_progress"))
-	require.Len(t, d.results(), 2)
-	assert.Equal(t, []string{"update_plan", "update_plan#2"}, []string{d.results()[0].str("tool_id"), d.results()[1].str("tool_id")})
-	assert.Equal(t, "[~] a\n[ ] b", d.results()[0].text())
-	assert.Equal(t, "[x] a\n[~] b", d.results()[1].text())
+	d := adaptertest.Lines(t, Format(), plan("in_progress", "pending"), plan("completed", "in_progress"))
+	require.Len(t, d.Results(), 2)
+	assert.Equal(t, []string{"update_plan", "update_plan#2"}, []string{d.Results()[0].Str("tool_id"), d.Results()[1].Str("tool_id")})
+	assert.Equal(t, "[~] a\n[ ] b", d.Results()[0].Text())
+	assert.Equal(t, "[x] a\n[~] b", d.Results()[1].Text())
 }
 
 func TestMalformed(t *testing.T) {
 	a := New(dialog.NewWriter(io.Discard, dialog.Options{}))
-	assert.Error(t, a.Event(eventOf(t, `{"type":"item.completed"}`)))
-	assert.Error(t, a.Event(eventOf(t, `{"type":"item.started","item":"x"}`)))
+	assert.Error(t, a.Event(adaptertest.Event(t, `{"type":"item.completed"}`)))
+	assert.Error(t, a.Event(adaptertest.Event(t, `{"type":"item.started","item":"x"}`)))
 	// Unknown events and item types are skipped silently.
-	d := convertLines(t, `{"type":"item.plan.delta","item_id":"x","delta":"d"}`,
+	d := adaptertest.Lines(t, Format(), `{"type":"item.plan.delta","item_id":"x","delta":"d"}`,
 		itemLine("completed", `{"id":"item_0","type":"image_generation","url":"u"}`),
 		`{"id":"0","msg":{"type":"turn_diff","unified_diff":"d"}}`)
-	assert.Len(t, d.entries, 2) // init, complete
+	assert.Len(t, d.Entries, 2) // init, complete
 }
 
 func TestShellJoin(t *testing.T) {
@@ -517,16 +516,28 @@ func TestLongIDsAreNotKept(t *testing.T) {
 	long := strings.Repeat("x", maxKeptLen+1)
 	item := `{"id":"` + long + `","type":"mcp_tool_call","server":"` + long + `","tool":"do","arguments":{},"status":"in_progress"}`
 	short := `{"id":"item_1","type":"mcp_tool_call","server":"srv","tool":"do","arguments":{},"status":"in_progress"}`
-	var buf bytes.Buffer
-	w := dialog.NewWriter(&buf, dialog.Options{Clock: dialog.FixedClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), DefaultCWD: "/w"})
-	a := New(w)
-	for _, l := range []string{thread(), turn(), itemLine("started", item), itemLine("completed", item), itemLine("started", short)} {
-		w.BeginLine()
-		require.NoError(t, a.Event(eventOf(t, l)))
-	}
+	d := adaptertest.Lines(t, Format(), thread(), turn(), itemLine("started", item), itemLine("completed", item), itemLine("started", short))
+	a := d.Adapter.(*Adapter)
 	assert.Equal(t, map[string]string{"item_1": "item_1"}, a.ids)
 	assert.Len(t, a.names, 1)
-	require.NoError(t, w.Close(a.Summary(), nil))
-	assert.Contains(t, buf.String(), `"tool_id":"`+long+`"`)
-	assert.Contains(t, buf.String(), `"name":"mcp__`+long+`__do"`)
+	assert.Contains(t, string(d.Out), `"tool_id":"`+long+`"`)
+	assert.Contains(t, string(d.Out), `"name":"mcp__`+long+`__do"`)
+}
+
+// Short builders for the lines of the current format.
+func thread() string { return `{"type":"thread.started","thread_id":"t"}` }
+func turn() string   { return `{"type":"turn.started"}` }
+
+func completed(usage string) string {
+	return `{"type":"turn.completed","usage":` + usage + `}`
+}
+
+func itemLine(ev, body string) string { return `{"type":"item.` + ev + `","item":` + body + `}` }
+
+func cmd(id, command, output, exit, status string) string {
+	return `{"id":"` + id + `","type":"command_execution","command":"` + command + `","aggregated_output":"` + output + `","exit_code":` + exit + `,"status":"` + status + `"}`
+}
+
+func msg(id, text string) string {
+	return itemLine("completed", `{"id":"`+id+`","type":"agent_message","text":"`+text+`"}`)
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real captures written by other people (not in the repo).
@@ -28,58 +23,15 @@ const corpusDir = "../../../shared/corpus/codex"
 // detection among all formats) and compares the dialog with what a small,
 // independent reading of the source says it must hold.
 func TestCorpus(t *testing.T) {
-	var files []string
-	for _, pat := range []string{"*.jsonl", "*.ndjson", "*.pretty.json"} {
-		m, err := filepath.Glob(filepath.Join(corpusDir, pat))
-		require.NoError(t, err)
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		testskip.Missingf(t, "no Codex captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
-			want := expectFrom(t, src)
-			d := convertCorpus(t, f)
-			checkDialog(t, d, want)
-		})
-	}
+	source().Oracle(t, adaptertest.Captures(t, corpusDir, "*.jsonl", "*.ndjson", "*.pretty.json"), func(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+		checkDialog(t, d, expectFrom(t, c.Src))
+	})
 }
 
-// convertCorpus runs the pipeline the CLI runs on one file.
-func convertCorpus(t *testing.T, path string) dialogOf {
-	t.Helper()
-	in, err := os.Open(path)
-	require.NoError(t, err)
-	defer in.Close()
-	var out, stderr bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"},
-		dispatch.Options{Stderr: &stderr, Formats: []adapter.Format{Format()}})
-	require.NoError(t, c.Feed(in, path))
-	require.NoError(t, c.Close(nil))
-	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
-	assert.Zero(t, c.Stats().Bad)
-
-	var findings []string
-	_, err = dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
-	require.NoError(t, err)
-	require.Empty(t, findings, "invalid dialog:\n%s", out.String())
-
-	var d dialogOf
-	dec := json.NewDecoder(&out)
-	for {
-		var e entry
-		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
-			break
-		} else {
-			require.NoError(t, err)
-		}
-		d.entries = append(d.entries, e)
-	}
-	d.complete = d.entries[len(d.entries)-1]
-	return d
+// source converts a capture as the command converts a file: the format is
+// detected, not forced.
+func source() adaptertest.Source {
+	return adaptertest.Source{Format: Format(), Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"}}
 }
 
 // expected is what the source says, read with encoding/json alone.
@@ -235,28 +187,28 @@ func expectFrom(t *testing.T, src []byte) expected {
 	return w
 }
 
-func checkDialog(t *testing.T, d dialogOf, w expected) {
+func checkDialog(t *testing.T, d adaptertest.Dialog, w expected) {
 	t.Helper()
-	assert.Equal(t, "codex", d.entries[0]["data"].(map[string]any)["agent"], "detected as another format")
+	assert.Equal(t, "codex", d.Entries[0]["data"].(map[string]any)["agent"], "detected as another format")
 
 	var msgs []string
-	for _, e := range d.of("message") {
-		msgs = append(msgs, e.str("content"))
+	for _, e := range d.Of("message") {
+		msgs = append(msgs, e.Str("content"))
 	}
 	// Every agent message, in order; the only other messages are warnings.
 	assert.Equal(t, w.messages, subsequence(msgs, w.messages), "agent messages")
 	assert.Len(t, msgs, len(w.messages)+w.warnings, "messages besides the agent's are the warnings")
-	assert.EqualValues(t, w.warnings, d.complete.num("warnings"))
+	assert.EqualValues(t, w.warnings, d.Complete.Num("warnings"))
 
 	var thinking []string
-	for _, e := range d.of("thinking") {
-		thinking = append(thinking, e.str("content"))
+	for _, e := range d.Of("thinking") {
+		thinking = append(thinking, e.Str("content"))
 	}
 	assert.Equal(t, w.thinking, thinking, "reasoning")
 
-	var bash []entry
-	for _, r := range d.results() {
-		if r.str("name") == "bash" {
+	var bash []adaptertest.Entry
+	for _, r := range d.Results() {
+		if r.Str("name") == "bash" {
 			bash = append(bash, r)
 		}
 	}
@@ -267,23 +219,23 @@ func checkDialog(t *testing.T, d dialogOf, w expected) {
 		}
 		found := false
 		for _, r := range bash {
-			found = found || strings.Contains(r.text(), out)
+			found = found || strings.Contains(r.Text(), out)
 		}
 		assert.True(t, found, "command output %q in a bash result", out)
 	}
 
-	assert.Equal(t, w.tokens, d.tokens(), "totals: the last usage of each process, summed")
+	assert.Equal(t, w.tokens, d.Tokens(), "totals: the last usage of each process, summed")
 
 	switch w.status {
 	case "success":
-		assert.Equal(t, "success", d.complete.str("status"))
+		assert.Equal(t, "success", d.Complete.Str("status"))
 	case "error":
-		assert.Equal(t, "error", d.complete.str("status"))
-		assert.Equal(t, w.message, d.complete.str("message"))
-		assert.NotEqual(t, "incomplete", d.complete.str("reason"))
+		assert.Equal(t, "error", d.Complete.Str("status"))
+		assert.Equal(t, w.message, d.Complete.Str("message"))
+		assert.NotEqual(t, "incomplete", d.Complete.Str("reason"))
 	default:
-		assert.Equal(t, "error", d.complete.str("status"))
-		assert.Equal(t, "incomplete", d.complete.str("reason"))
+		assert.Equal(t, "error", d.Complete.Str("status"))
+		assert.Equal(t, "incomplete", d.Complete.Str("reason"))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,37 +34,40 @@ func TestWrongTypes(t *testing.T) {
 		{"exit 0, status unknown", command("0", `"weird"`), "error", "[status weird]\nout"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d := convertLines(t, thread(), turn(), itemLine("completed", tt.item), completed(`{}`))
-			require.Len(t, d.results(), 1)
-			assert.Equal(t, tt.status, d.results()[0].str("status"))
-			assert.Equal(t, tt.text, d.results()[0].text())
+			d := adaptertest.Lines(t, Format(), thread(), turn(), itemLine("completed", tt.item), completed(`{}`))
+			require.Len(t, d.Results(), 1)
+			assert.Equal(t, tt.status, d.Results()[0].Str("status"))
+			assert.Equal(t, tt.text, d.Results()[0].Text())
 		})
 	}
 
 	// The same rule in the legacy events.
-	legacyExit := func(exit string) dialogOf {
-		return convertLines(t, `{"id":"0","msg":{"type":"exec_command_begin","call_id":"c","command":["ls"],"cwd":"/w"}}`,
+	legacyExit := func(exit string) adaptertest.Dialog {
+		return adaptertest.Lines(t, Format(), `{"id":"0","msg":{"type":"exec_command_begin","call_id":"c","command":["ls"],"cwd":"/w"}}`,
 			`{"id":"0","msg":{"type":"exec_command_end","call_id":"c","stdout":"o","stderr":"","exit_code":`+exit+`}}`)
 	}
-	assert.Equal(t, "success", legacyExit("0").results()[0].str("status"))
-	assert.Equal(t, "[exit code 0.25]\no", legacyExit("0.25").results()[0].text())
+	assert.Equal(t, "success", legacyExit("0").Results()[0].Str("status"))
+	assert.Equal(t, "[exit code 0.25]\no", legacyExit("0.25").Results()[0].Text())
 
 	mcp := func(isError string) string {
 		return itemLine("completed", `{"id":"item_0","type":"mcp_tool_call","server":"s","tool":"t","arguments":{},"result":{"content":[{"type":"text","text":"x"}],"isError":`+isError+`},"error":null,"status":"completed"}`)
 	}
 	for flag, status := range map[string]string{`"true"`: "error", `"false"`: "error", `1`: "error", `true`: "error", `false`: "success", `null`: "success"} {
-		assert.Equal(t, status, convertLines(t, mcp(flag)).results()[0].str("status"), "isError %s", flag)
+		assert.Equal(t, status, adaptertest.Lines(t, Format(), mcp(flag)).Results()[0].Str("status"), "isError %s", flag)
 	}
 	patch := func(success string) string {
-		return convertLines(t,
+		return adaptertest.Lines(t, Format(),
 			`{"id":"1","msg":{"type":"patch_apply_begin","call_id":"p","changes":{"/a":{"add":{"content":"x"}}}}}`,
-			`{"id":"1","msg":{"type":"patch_apply_end","call_id":"p","stdout":"","stderr":"","success":`+success+`}}`).results()[0].str("status")
+			`{"id":"1","msg":{"type":"patch_apply_end","call_id":"p","stdout":"","stderr":"","success":`+success+`}}`).Results()[0].Str(
+
+			"status")
+
 	}
 	for flag, status := range map[string]string{`"true"`: "error", `1`: "error", `false`: "error", `true`: "success", `null`: "success"} {
 		assert.Equal(t, status, patch(flag), "success %s", flag)
 	}
 	fileChange := func(status string) string {
-		return convertLines(t, itemLine("completed", `{"id":"item_0","type":"file_change","changes":[{"path":"/a","kind":"add"}],"status":`+status+`}`)).results()[0].str("status")
+		return adaptertest.Lines(t, Format(), itemLine("completed", `{"id":"item_0","type":"file_change","changes":[{"path":"/a","kind":"add"}],"status":`+status+`}`)).Results()[0].Str("status")
 	}
 	assert.Equal(t, "success", fileChange(`"completed"`))
 	assert.Equal(t, "error", fileChange(`7`), "a status of the wrong type")
@@ -73,7 +77,7 @@ func TestWrongTypes(t *testing.T) {
 func TestUsageSaturates(t *testing.T) {
 	const big = `5000000000000000000`
 	usage := `{"input_tokens":` + big + `,"cached_input_tokens":` + big + `,"output_tokens":` + big + `}`
-	d := convertLines(t, thread(), turn(), completed(usage), thread(), turn(), completed(usage))
+	d := adaptertest.Lines(t, Format(), thread(), turn(), completed(usage), thread(), turn(), completed(usage))
 	top := float64(math.MaxInt64) // as JSON decodes it: a wrapped sum would be negative
-	assert.Equal(t, map[string]any{"in": top, "out": top, "cache_read": top}, d.complete["total_tokens"])
+	assert.Equal(t, map[string]any{"in": top, "out": top, "cache_read": top}, d.Complete["total_tokens"])
 }

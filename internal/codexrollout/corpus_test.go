@@ -4,10 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,11 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
+	"github.com/ssebench/sse-dialog-convert/internal/codexrollout"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real rollouts written by other people (not in the repo).
@@ -31,20 +26,10 @@ const corpusDir = "../../../shared/corpus/codex-rollout"
 // runs (auto-detection among every format) and compares the dialog with
 // what an independent reading of the file with encoding/json says.
 func TestCorpus(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	require.NoError(t, err)
-	if len(files) == 0 {
-		testskip.Missingf(t, "no rollouts in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
-			want := expectFrom(t, src)
-			got := convert(t, src)
-			check(t, got, want)
-		})
-	}
+	source := adaptertest.Source{Format: codexrollout.Format(), Among: registry.All(), Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true}}
+	source.Oracle(t, adaptertest.Captures(t, corpusDir, "*.jsonl"), func(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+		check(t, adaptertest.Decode[entry](t, d.Out), expectFrom(t, c.Src))
+	})
 }
 
 // entry is the part of a dialog entry the checks read.
@@ -58,37 +43,6 @@ type entry struct {
 	Turns   int              `json:"turns"`
 	Reason  string           `json:"reason"`
 	Total   map[string]int64 `json:"total_tokens"`
-}
-
-func convert(t *testing.T, src []byte) []entry {
-	t.Helper()
-	var out, stderr bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true},
-		dispatch.Options{Stderr: &stderr, Formats: registry.All()})
-	require.NoError(t, c.Feed(bytes.NewReader(src), "rollout"))
-	require.NoError(t, c.Close(nil))
-	f, ok := c.Format()
-	require.True(t, ok)
-	require.Equal(t, "codex-rollout", f.Name)
-	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
-
-	var findings []string
-	_, err := dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
-	require.NoError(t, err)
-	require.Empty(t, findings, "invalid dialog")
-
-	var es []entry
-	dec := json.NewDecoder(&out)
-	for {
-		var e entry
-		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
-			break
-		} else {
-			require.NoError(t, err)
-		}
-		es = append(es, e)
-	}
-	return es
 }
 
 // expected is what a rollout says, read with encoding/json alone.

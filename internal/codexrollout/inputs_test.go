@@ -2,7 +2,6 @@ package codexrollout_test
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/codexrollout"
 )
@@ -21,12 +19,6 @@ func fixture(t *testing.T, name string) []byte {
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "codex-rollout", name+".in.jsonl"))
 	require.NoError(t, err)
 	return b
-}
-
-func put(t *testing.T, path string, data []byte) {
-	t.Helper()
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, data, 0o644))
 }
 
 func zstdOf(t *testing.T, plain []byte) []byte {
@@ -40,24 +32,6 @@ func zstdOf(t *testing.T, plain []byte) []byte {
 	return buf.Bytes()
 }
 
-func names(ins []adapter.Input) []string {
-	var s []string
-	for _, in := range ins {
-		s = append(s, in.Name)
-	}
-	return s
-}
-
-func open(t *testing.T, in adapter.Input) []byte {
-	t.Helper()
-	r, err := in.Open()
-	require.NoError(t, err)
-	defer func() { require.NoError(t, r.Close()) }()
-	b, err := io.ReadAll(r)
-	require.NoError(t, err)
-	return b
-}
-
 // TestInputsTree: a sessions tree, a day folder and a single rollout give
 // one input per rollout, cold .jsonl.zst ones decompressed, and nothing
 // that is not a rollout.
@@ -69,34 +43,34 @@ func TestInputsTree(t *testing.T) {
 	cold := fixture(t, "turns-with-events")
 	a := filepath.Join(day, "rollout-2026-11-30T16-59-10-01a22d65.jsonl")
 	b := filepath.Join(sessions, "2026", "11", "21", "rollout-2026-11-21T09-00-00-01a1.jsonl.zst")
-	put(t, a, plain)
-	put(t, b, zstdOf(t, cold))
+	adaptertest.Put(t, a, plain)
+	adaptertest.Put(t, b, zstdOf(t, cold))
 	// Not rollouts: a codex exec --json capture, a Claude session, notes.
-	put(t, filepath.Join(day, "exec.jsonl"), []byte(`{"type":"thread.started","thread_id":"t1"}`+"\n"))
-	put(t, filepath.Join(day, "claude.jsonl"), []byte(`{"parentUuid":null,"sessionId":"s","uuid":"u","type":"user","message":{"role":"user","content":"hi"}}`+"\n"))
-	put(t, filepath.Join(day, "notes.txt"), []byte("rollout notes\n"))
-	put(t, filepath.Join(home, "state_5.sqlite"), []byte("SQLite format 3\x00"))
+	adaptertest.Put(t, filepath.Join(day, "exec.jsonl"), []byte(`{"type":"thread.started","thread_id":"t1"}`+"\n"))
+	adaptertest.Put(t, filepath.Join(day, "claude.jsonl"), []byte(`{"parentUuid":null,"sessionId":"s","uuid":"u","type":"user","message":{"role":"user","content":"hi"}}`+"\n"))
+	adaptertest.Put(t, filepath.Join(day, "notes.txt"), []byte("rollout notes\n"))
+	adaptertest.Put(t, filepath.Join(home, "state_5.sqlite"), []byte("SQLite format 3\x00"))
 
 	ins, ok, err := codexrollout.Inputs(sessions)
 	require.NoError(t, err)
 	require.True(t, ok)
-	assert.Equal(t, []string{b, a}, names(ins), "lexical order of their paths")
-	assert.Equal(t, string(cold), string(open(t, ins[0])), "the cold rollout is read decompressed")
-	assert.Equal(t, string(plain), string(open(t, ins[1])))
+	assert.Equal(t, []string{b, a}, adaptertest.Names(ins), "lexical order of their paths")
+	assert.Equal(t, string(cold), string(adaptertest.Opened(t, ins[0])), "the cold rollout is read decompressed")
+	assert.Equal(t, string(plain), string(adaptertest.Opened(t, ins[1])))
 
 	ins, ok, err = codexrollout.Inputs(day)
 	require.NoError(t, err)
 	require.True(t, ok)
-	assert.Equal(t, []string{a}, names(ins))
+	assert.Equal(t, []string{a}, adaptertest.Names(ins))
 
 	ins, ok, err = codexrollout.Inputs(b)
 	require.NoError(t, err)
 	require.True(t, ok, "a single .jsonl.zst rollout")
-	assert.Equal(t, []string{b}, names(ins))
+	assert.Equal(t, []string{b}, adaptertest.Names(ins))
 	// The decompressed stream converts as the plain file does.
 	f := codexrollout.Format()
 	want := adaptertest.Convert(t, f, bytes.NewReader(cold))
-	got := adaptertest.Convert(t, f, bytes.NewReader(open(t, ins[0])))
+	got := adaptertest.Convert(t, f, bytes.NewReader(adaptertest.Opened(t, ins[0])))
 	assert.Equal(t, string(want), string(got))
 	adaptertest.RequireValid(t, got)
 

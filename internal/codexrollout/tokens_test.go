@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,8 +15,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/codexrollout"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // TestCorpusMessageTokens: over every rollout, the tokens of message
@@ -30,29 +26,11 @@ import (
 // message. Only Codex 0.4x writes the count that early; 0.10x and 0.17x
 // write it after the message, so their messages carry none.
 func TestCorpusMessageTokens(t *testing.T) {
-	files := adaptertest.Files(t, corpusDir, "*.jsonl")
-	if len(files) == 0 {
-		testskip.Missingf(t, "no rollouts in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	carried := 0
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
-			var out bytes.Buffer
-			c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true},
-				dispatch.Options{Formats: []adapter.Format{codexrollout.Format()}, Forced: true})
-			require.NoError(t, c.Feed(bytes.NewReader(src), "rollout"))
-			require.NoError(t, c.Close(nil))
-			got := adaptertest.ReadMessageTokens(t, out.Bytes())
-			adaptertest.RequireWithin(t, got.Sum(), got.Total)
-			count, sum := expectMessageTokens(t, src)
-			assert.Equal(t, count, got.Carried, "message entries with tokens")
-			assert.Equal(t, sum, got.Sum(), "message tokens, summed")
-			carried += got.Carried
-		})
-	}
-	assert.Positive(t, carried, "no rollout gave a message entry tokens")
+	source := adaptertest.Source{Format: codexrollout.Format(), Forced: true, Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true}}
+	source.MessageTokensOf(t, adaptertest.FileInputs(adaptertest.Captures(t, corpusDir, "*.jsonl")), adaptertest.BaseName, func(t *testing.T, in adapter.Input) adaptertest.WantTokens {
+		count, sum := expectMessageTokens(t, adaptertest.Opened(t, in))
+		return adaptertest.WantTokens{Count: count, Sum: sum}
+	})
 }
 
 type usage struct {
@@ -144,20 +122,6 @@ func TestRequestTokens(t *testing.T) {
 		ctx, tc(u1, u1), msg("third"), // the last total again: no one's
 		ctx, msg("fourth"), tc(u2, l2), // after the message: too late
 	}, "\n") + "\n"
-	var got []string
-	for _, l := range bytes.Split(adaptertest.Convert(t, codexrollout.Format(), strings.NewReader(in)), []byte("\n")) {
-		var e struct {
-			Type    string          `json:"type"`
-			Content string          `json:"content"`
-			Tokens  json.RawMessage `json:"tokens"`
-		}
-		if len(l) == 0 {
-			continue
-		}
-		require.NoError(t, json.Unmarshal(l, &e))
-		if e.Type == "message" {
-			got = append(got, e.Content+" "+string(e.Tokens))
-		}
-	}
+	got := adaptertest.MessagesWithTokens(t, adaptertest.Convert(t, codexrollout.Format(), strings.NewReader(in)))
 	assert.Equal(t, []string{`first {"in":100,"out":20,"cache_read":60,"reasoning":5}`, "second ", "third ", "fourth "}, got)
 }

@@ -4,15 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real captures written by other people (not in the repo).
@@ -22,21 +20,10 @@ const corpusDir = "../../../shared/corpus/cursor"
 // what an independent reading of the source (encoding/json, sharing no code
 // with the adapter) says it must hold.
 func TestCorpus(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	require.NoError(t, err)
-	if len(files) == 0 {
-		testskip.Missingf(t, "no Cursor CLI captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
-			want := expect(t, src)
-			es, stderr := convert(t, string(src))
-			assert.Empty(t, stderr, "the pipeline reported bad input")
-			check(t, want, es)
-		})
-	}
+	source := adaptertest.Source{Format: Format(), Forced: true, Options: dialog.Options{Clock: adaptertest.Pinned(), DefaultCWD: "/w", MaxText: -1}}
+	source.Oracle(t, adaptertest.Captures(t, corpusDir, "*.jsonl"), func(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+		check(t, expect(t, c.Src), adaptertest.Decode[entry](t, d.Out))
+	})
 }
 
 type expected struct {
@@ -48,7 +35,7 @@ type expected struct {
 	status, message    string
 	turns              int
 	duration           int64
-	tokens             tokens
+	tokens             adaptertest.Tokens
 	cost               float64
 	hasCost            bool
 }
@@ -219,17 +206,17 @@ func check(t *testing.T, want expected, es []entry) {
 	assert.Equal(t, want.prompt, es[1].Content)
 
 	var texts, thinking []string
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		texts = append(texts, m.Content)
 	}
-	for _, m := range ofType(es, "thinking") {
+	for _, m := range adaptertest.OfType(es, "thinking") {
 		thinking = append(thinking, m.Content)
 	}
 	assert.Equal(t, want.texts, texts, "assistant texts, joined, each once")
 	assert.Equal(t, want.thinking, thinking, "thinking, joined per run")
 
 	var started []string
-	for _, e := range ofType(es, "tool") {
+	for _, e := range adaptertest.OfType(es, "tool") {
 		if e.Status == "running" {
 			started = append(started, e.ToolID)
 			assert.Equal(t, "bash", e.Name, "the captures hold shell calls only")

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
 
@@ -47,7 +48,7 @@ func TestDetect(t *testing.T) {
 		{`{"type":"assistant","message":{"id":"msg_1","content":[]},"session_id":"s","uuid":"u","parent_tool_use_id":null}`, adapter.No},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, Detect(eventOf(t, tt.line)), tt.line)
+		assert.Equal(t, tt.want, Detect(adaptertest.Event(t, tt.line)), tt.line)
 	}
 }
 
@@ -63,10 +64,10 @@ func TestToolName(t *testing.T) {
 		{"mcpToolCall", `{}`, "mcp"},
 	}
 	for _, tt := range tests {
-		args := eventOf(t, tt.args).Value
+		args := adaptertest.Event(t, tt.args).Value
 		assert.Equal(t, tt.want, toolName([]byte(tt.kind), args, args), tt.kind)
 	}
-	fn := eventOf(t, `{"name":"custom_tool","arguments":"{}"}`).Value
+	fn := adaptertest.Event(t, `{"name":"custom_tool","arguments":"{}"}`).Value
 	assert.Equal(t, "custom_tool", toolName([]byte("function"), fn, fn.Get("arguments")))
 }
 
@@ -95,7 +96,7 @@ func TestToolResults(t *testing.T) {
 		`{"type":"result","subtype":"success","is_error":false,"session_id":"s"}
 `)
 	ends := map[string]entry{}
-	for _, e := range ofType(es, "tool") {
+	for _, e := range adaptertest.OfType(es, "tool") {
 		if e.Status != "running" {
 			ends[e.ToolID] = e
 		}
@@ -134,7 +135,7 @@ func TestResults(t *testing.T) {
 	c := es[len(es)-1]
 	assert.Equal(t, "error", c.Status)
 	assert.Equal(t, `is_error is "true", not a JSON boolean: read as an error (Rate limited)`, c.Message)
-	assert.Empty(t, ofType(es, "message"))
+	assert.Empty(t, adaptertest.OfType(es, "message"))
 
 	es, _ = convert(t, `{"type":"result","subtype":"error_max_turns","session_id":"s"}`+"\n")
 	assert.Equal(t, "error", es[len(es)-1].Status)
@@ -143,7 +144,7 @@ func TestResults(t *testing.T) {
 	es, _ = convert(t, `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"4"}]},"session_id":"s"}
 {"type":"result","subtype":"success","is_error":false,"result":"4","session_id":"s"}
 `)
-	require.Len(t, ofType(es, "message"), 1, "the result repeats the text: not shown twice")
+	require.Len(t, adaptertest.OfType(es, "message"), 1, "the result repeats the text: not shown twice")
 	assert.Equal(t, "success", es[len(es)-1].Status)
 }
 
@@ -153,7 +154,7 @@ func TestResultWithoutStart(t *testing.T) {
 	es, _ := convert(t, `{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{"grepToolCall":{"args":{"pattern":"x"},"result":{"success":{"content":"a:1"}}}},"session_id":"s","timestamp_ms":5}
 {"type":"result","subtype":"success","is_error":false,"session_id":"s","request_id":"r"}
 `)
-	tools := ofType(es, "tool")
+	tools := adaptertest.OfType(es, "tool")
 	require.Len(t, tools, 2)
 	assert.Equal(t, "grep", tools[0].Name)
 	assert.Equal(t, "running", tools[0].Status)
@@ -175,7 +176,7 @@ func TestPromptTakesTheNextLinesTime(t *testing.T) {
 `
 	clock := dialog.FixedClock(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)) // later than the run: it would win
 	es, _ := convertWith(t, stream, dialog.Options{Clock: clock, Saved: true})
-	require.Equal(t, "init prompt thinking message complete", typesOf(es))
+	require.Equal(t, "init prompt thinking message complete", adaptertest.TypesOf(es))
 	want := []string{"2026-02-11T15:30:41.542Z", "2026-02-11T15:30:41.542Z", "2026-02-11T15:30:41.542Z", "2026-02-11T15:30:43.000Z", "2026-02-11T15:30:43.000Z"}
 	for i, e := range es {
 		assert.Equal(t, want[i], e.TS, "%s", e.Type)
@@ -185,7 +186,7 @@ func TestPromptTakesTheNextLinesTime(t *testing.T) {
 
 	// A stream that ends at the user line still has its prompt.
 	es, _ = convertWith(t, strings.SplitAfterN(stream, "\n", 3)[0]+strings.SplitAfterN(stream, "\n", 3)[1], dialog.Options{Clock: clock, Saved: true})
-	assert.Equal(t, "init prompt complete", typesOf(es))
+	assert.Equal(t, "init prompt complete", adaptertest.TypesOf(es))
 }
 
 // A result whose is_error is not a boolean is an error, saying why.
@@ -194,4 +195,21 @@ func TestResultIsErrorAsAString(t *testing.T) {
 	c := es[len(es)-1]
 	assert.Equal(t, "error", c.Status)
 	assert.Equal(t, `is_error is "false", not a JSON boolean: read as an error (ok)`, c.Message)
+}
+
+// entry is one decoded dialog entry.
+type entry = adaptertest.Fields
+
+// convert runs input through the pipeline with this format (the dialog
+// valid) and decodes it; stderr is what the pipeline reported.
+func convert(t *testing.T, input string) (entries []entry, stderr string) {
+	t.Helper()
+	return convertWith(t, input, dialog.Options{Clock: adaptertest.Pinned(), DefaultCWD: "/w", MaxText: -1})
+}
+
+// convertWith is convert with the writer's options given.
+func convertWith(t *testing.T, input string, opt dialog.Options) (entries []entry, stderr string) {
+	t.Helper()
+	d := adaptertest.Pipeline(t, Format(), opt, strings.NewReader(input))
+	return adaptertest.Decode[entry](t, d.Out), d.Stderr
 }

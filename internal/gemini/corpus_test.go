@@ -4,12 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,30 +20,20 @@ const corpusDir = "../../../shared/corpus/gemini"
 // what an independent reading of the source (encoding/json, sharing no code
 // with the adapter) says it must hold.
 func TestCorpus(t *testing.T) {
-	var files []string
-	for _, pat := range []string{"*.jsonl", "*.ndjson", "*.json"} {
-		m, err := filepath.Glob(filepath.Join(corpusDir, pat))
-		require.NoError(t, err)
-		files = append(files, m...)
-	}
+	files := adaptertest.Files(t, corpusDir, "*.jsonl", "*.ndjson", "*.json")
 	if len(files) == 0 {
 		t.Logf("no Gemini CLI captures in %s (the shared corpus is not checked out beside the repo): fixtures only", corpusDir)
 	}
 	// Fixtures of ours whose rules the independent reading covers.
 	files = append(files, "../../testdata/gemini/shell-exit-codes.in.jsonl", "../../testdata/gemini/text-and-tools.in.jsonl")
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
-			want := expectStream(t, src)
-			if strings.HasSuffix(f, ".json") {
-				want = expectJSON(t, src)
-			}
-			es, stderr := convert(t, string(src))
-			assert.Empty(t, stderr, "the pipeline reported bad input")
-			check(t, want, es)
-		})
-	}
+	source := adaptertest.Source{Format: Format(), Forced: true, Options: options()}
+	source.Oracle(t, files, func(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+		want := expectStream(t, c.Src)
+		if strings.HasSuffix(c.Path, ".json") {
+			want = expectJSON(t, c.Src)
+		}
+		check(t, want, adaptertest.Decode[entry](t, d.Out))
+	})
 }
 
 // expected is what a dialog must say, from the source alone.
@@ -60,7 +49,7 @@ type expected struct {
 	message       string
 	turns         int
 	duration      int64
-	tokens        tokens
+	tokens        adaptertest.Tokens
 }
 
 type srcStats struct {
@@ -253,16 +242,16 @@ func check(t *testing.T, want expected, es []entry) {
 		assert.Equal(t, want.prompt, es[1].Content)
 	}
 	var texts []string
-	for _, m := range ofType(es, "message") {
+	for _, m := range adaptertest.OfType(es, "message") {
 		if !strings.HasPrefix(m.Content, "⚠ ") {
 			texts = append(texts, m.Content)
 		}
 	}
 	assert.Equal(t, want.texts, texts, "assistant texts, joined, each once")
-	assert.Empty(t, ofType(es, "thinking"), "Gemini prints no thoughts")
+	assert.Empty(t, adaptertest.OfType(es, "thinking"), "Gemini prints no thoughts")
 
 	var started []string
-	for _, e := range ofType(es, "tool") {
+	for _, e := range adaptertest.OfType(es, "tool") {
 		if e.Status == "running" {
 			started = append(started, e.ToolID)
 			continue

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
@@ -54,7 +55,7 @@ func TestDetect(t *testing.T) {
 		{`{"type":"","response":"x","stats":{}}`, adapter.No},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, Detect(eventOf(t, tt.line)), tt.line)
+		assert.Equal(t, tt.want, Detect(adaptertest.Event(t, tt.line)), tt.line)
 	}
 }
 
@@ -72,7 +73,7 @@ func TestTextRuns(t *testing.T) {
 {"type":"result","status":"success","stats":{}}
 `)
 	var texts []string
-	for _, e := range ofType(es, "message") {
+	for _, e := range adaptertest.OfType(es, "message") {
 		texts = append(texts, e.Content)
 	}
 	assert.Equal(t, []string{"ab", "c", "whole", "d"}, texts)
@@ -94,7 +95,7 @@ func TestToolStatus(t *testing.T) {
 {"type":"result","status":"success","stats":{}}
 `)
 	ends := map[string]entry{}
-	for _, e := range ofType(es, "tool") {
+	for _, e := range adaptertest.OfType(es, "tool") {
 		if e.Status != "running" {
 			ends[e.ToolID] = e
 		}
@@ -130,7 +131,7 @@ func TestResultStatus(t *testing.T) {
 	c = es[len(es)-1]
 	assert.Equal(t, "success", c.Status)
 	assert.Equal(t, 1, c.Warnings)
-	assert.Equal(t, "⚠ run failed: quota", ofType(es, "message")[0].Content)
+	assert.Equal(t, "⚠ run failed: quota", adaptertest.OfType(es, "message")[0].Content)
 	assert.Equal(t, int64(12), c.TotalTokens.In)
 	assert.Equal(t, int64(3), c.TotalTokens.Out)
 	assert.Equal(t, int64(3), c.TotalTokens.CacheRead)
@@ -148,4 +149,20 @@ func TestPromptOption(t *testing.T) {
 	require.NoError(t, c.Close(nil))
 	assert.Contains(t, out.String(), `"content":"given"`)
 	assert.NotContains(t, out.String(), "echoed")
+}
+
+// entry is one decoded dialog entry.
+type entry = adaptertest.Fields
+
+// convert runs input through the pipeline with this format (the dialog
+// valid) and decodes it; stderr is what the pipeline reported.
+func convert(t *testing.T, input string) (entries []entry, stderr string) {
+	t.Helper()
+	d := adaptertest.Pipeline(t, Format(), options(), strings.NewReader(input))
+	return adaptertest.Decode[entry](t, d.Out), d.Stderr
+}
+
+// options are the writer's options of every test: the clock pinned, no cut.
+func options() dialog.Options {
+	return dialog.Options{Clock: adaptertest.Pinned(), DefaultCWD: "/w", MaxText: -1}
 }

@@ -2,9 +2,7 @@ package geminisession_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,11 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real chat files of the lab's Gemini CLI runs (not in
@@ -31,12 +27,7 @@ const corpusDir = "../../../shared/corpus/gemini-session"
 // subagents spliced) and compares the dialog with what an independent
 // reading of the files with encoding/json says.
 func TestCorpus(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		testskip.Missingf(t, "no chat files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	ins, ok, err := geminisession.Inputs(corpusDir)
-	require.NoError(t, err)
-	require.True(t, ok)
+	ins := adaptertest.Sessions(t, corpusDir, geminisession.Inputs)
 	require.NotEmpty(t, ins)
 	documents := 0
 	for _, in := range ins {
@@ -44,9 +35,9 @@ func TestCorpus(t *testing.T) {
 		if strings.HasSuffix(in.Name, ".json") {
 			documents++
 		}
-		t.Run(filepath.Base(filepath.Dir(in.Name))+"/"+filepath.Base(in.Name), func(t *testing.T) {
+		t.Run(chatName(in), func(t *testing.T) {
 			want := expectFrom(t, in.Name)
-			got := convert(t, in)
+			got := adaptertest.Decode[entry](t, source().Input(t, in).Out)
 			check(t, got, want)
 		})
 	}
@@ -70,35 +61,14 @@ type entry struct {
 	} `json:"data"`
 }
 
-func convert(t *testing.T, in adapter.Input) []entry {
-	t.Helper()
-	r, err := in.Open()
-	require.NoError(t, err)
-	defer r.Close()
-	var out, stderr bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true},
-		dispatch.Options{Stderr: &stderr, Formats: []adapter.Format{geminisession.Format()}, Forced: true})
-	require.NoError(t, c.Feed(r, in.Name))
-	require.NoError(t, c.Close(nil))
-	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
+// chatName names a chat's subtest: its folder and file.
+func chatName(in adapter.Input) string {
+	return filepath.Base(filepath.Dir(in.Name)) + "/" + filepath.Base(in.Name)
+}
 
-	var findings []string
-	_, err = dialogcheck.Validate(bytes.NewReader(out.Bytes()), func(f dialogcheck.Finding) { findings = append(findings, f.String()) })
-	require.NoError(t, err)
-	require.Empty(t, findings, "invalid dialog")
-
-	var es []entry
-	dec := json.NewDecoder(&out)
-	for {
-		var e entry
-		if err := dec.Decode(&e); err == io.EOF {
-			break
-		} else {
-			require.NoError(t, err)
-		}
-		es = append(es, e)
-	}
-	return es
+// source converts a chat as the command does an input of Inputs.
+func source() adaptertest.Source {
+	return adaptertest.Source{Format: geminisession.Format(), Forced: true, Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true}}
 }
 
 // expected is what the files say, read independently.
@@ -193,6 +163,27 @@ func readRecords(t *testing.T, path string) []record {
 	return rs
 }
 
+// modelText is a model message's text: a string, or its parts' texts
+// that are no thoughts, joined.
+func modelText(content json.RawMessage) (string, error) {
+	var parts []struct {
+		Text    string `json:"text"`
+		Thought bool   `json:"thought"`
+	}
+	if json.Unmarshal(content, &parts) != nil {
+		var s string
+		err := json.Unmarshal(content, &s)
+		return s, err
+	}
+	var text string
+	for _, p := range parts {
+		if !p.Thought {
+			text += p.Text
+		}
+	}
+	return text, nil
+}
+
 // workspace finds the first workspace folder in a session context's
 // text, as the file holds it (JSON-escaped).
 var workspace = regexp.MustCompile(`<session_context>.*?Workspace Directories:\*\*\\n +- ([^\\"]+)\\n`)
@@ -247,20 +238,8 @@ func expectFrom(t *testing.T, path string) expected {
 				if parent == "" {
 					turn[r.ID] = true
 				}
-				var text string
-				var parts []struct {
-					Text    string `json:"text"`
-					Thought bool   `json:"thought"`
-				}
-				if json.Unmarshal(r.Content, &parts) == nil {
-					for _, p := range parts {
-						if !p.Thought {
-							text += p.Text
-						}
-					}
-				} else {
-					require.NoError(t, json.Unmarshal(r.Content, &text))
-				}
+				text, err := modelText(r.Content)
+				require.NoError(t, err)
 				if text != "" {
 					w.texts[r.ID] = true
 				}

@@ -19,7 +19,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
-	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // testdata holds this format's fixtures.
@@ -415,15 +414,8 @@ func TestDetect(t *testing.T) {
 		{`{"sessionId":"s","messageId":0,"type":"user","message":"hi"}`, adapter.No},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, geminisession.Detect(eventOf(t, tt.line)), tt.line)
+		assert.Equal(t, tt.want, geminisession.Detect(adaptertest.Event(t, tt.line)), tt.line)
 	}
-}
-
-func eventOf(t *testing.T, line string) adapter.Event {
-	t.Helper()
-	v, ok := jsonraw.Parse([]byte(line))
-	require.True(t, ok, line)
-	return adapter.Event{Value: v}
 }
 
 // TestMaxLineReachesTheChat: --max-line holds a chat file's lines: a

@@ -7,15 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
-	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
 )
 
@@ -27,38 +23,10 @@ import (
 // message's tokens on the entry of its text, when the record that first
 // has the tokens brings text not seen before.
 func TestCorpusMessageTokens(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no chat files in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	ins, ok, err := geminisession.Inputs(corpusDir)
-	require.NoError(t, err)
-	require.True(t, ok)
-	carried := 0
-	for _, in := range ins {
-		t.Run(filepath.Base(filepath.Dir(in.Name))+"/"+filepath.Base(in.Name), func(t *testing.T) {
-			got := adaptertest.ReadMessageTokens(t, convertBytes(t, in))
-			adaptertest.RequireWithin(t, got.Sum(), got.Total)
-			count, sum := expectMessageTokens(t, in.Name)
-			assert.Equal(t, count, got.Carried, "message entries with tokens")
-			assert.Equal(t, sum, got.Sum(), "message tokens, summed")
-			carried += got.Carried
-		})
-	}
-	assert.Positive(t, carried, "no chat gave a message entry tokens")
-}
-
-func convertBytes(t *testing.T, in adapter.Input) []byte {
-	t.Helper()
-	r, err := in.Open()
-	require.NoError(t, err)
-	defer r.Close()
-	var out, stderr bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), Saved: true},
-		dispatch.Options{Stderr: &stderr, Formats: []adapter.Format{geminisession.Format()}, Forced: true})
-	require.NoError(t, c.Feed(r, in.Name))
-	require.NoError(t, c.Close(nil))
-	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
-	return out.Bytes()
+	source().MessageTokensOf(t, adaptertest.Sessions(t, corpusDir, geminisession.Inputs), chatName, func(t *testing.T, in adapter.Input) adaptertest.WantTokens {
+		count, sum := expectMessageTokens(t, in.Name)
+		return adaptertest.WantTokens{Count: count, Sum: sum}
+	})
 }
 
 // expectMessageTokens reads a chat and its subagents' chats
@@ -89,20 +57,7 @@ func expectMessageTokens(t *testing.T, path string) (count int, sum adaptertest.
 			if r.Type != "gemini" {
 				continue
 			}
-			var s string
-			var parts []struct {
-				Text    string `json:"text"`
-				Thought bool   `json:"thought"`
-			}
-			if json.Unmarshal(r.Content, &parts) == nil {
-				for _, p := range parts {
-					if !p.Thought {
-						s += p.Text
-					}
-				}
-			} else {
-				_ = json.Unmarshal(r.Content, &s)
-			}
+			s, _ := modelText(r.Content)
 			prev := text[r.ID]
 			text[r.ID] = s
 			if r.Tokens == nil || done[r.ID] {

@@ -11,7 +11,7 @@
 // stands, when the record it came from was checked clean — never decoded and
 // re-encoded. gjson decodes every string it meets; encoding/json decodes
 // into Go values. gjson is used where decoding every value is the job:
-// reading dialogs in dialog.Validate.
+// reading dialogs in dialogcheck.Validate.
 //
 // Ownership is in the types: a Value or a Literal is a view of the caller's
 // buffer, valid only as long as that buffer is (for an adapter: during one

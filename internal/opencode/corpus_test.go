@@ -13,10 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // corpusDir holds real captures written by other people (not in the repo);
@@ -31,13 +29,7 @@ const (
 // the real pipeline (auto-detection among every format) and compares the
 // dialog with what an independent reading of the capture says.
 func TestCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	if len(files) == 0 {
-		testskip.Missingf(t, "no opencode captures in %s (the shared corpus is not checked out beside the repo)", corpusDir)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) { checkRun(t, f) })
-	}
+	source().Oracle(t, adaptertest.Captures(t, corpusDir, "*.jsonl"), checkRun)
 }
 
 // TestLabCaptures does the same over the lab's recordings, when this
@@ -54,32 +46,28 @@ func TestLabCaptures(t *testing.T) {
 		if strings.HasSuffix(f, ".requests.jsonl") { // the mock's log of what it was asked
 			continue
 		}
-		t.Run("run/"+filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) { checkRun(t, f) })
+		t.Run("run/"+filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) { convertFile(t, f, checkRun) })
 	}
 	for _, f := range buses {
 		if strings.HasSuffix(f, ".global.sse") {
 			continue
 		}
-		t.Run("bus/"+filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) { checkBus(t, f) })
+		t.Run("bus/"+filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) { convertFile(t, f, checkBus) })
 	}
 }
 
-// convertFile runs the pipeline the command runs on one file (detection
+// source converts a capture as the command converts a file (detection
 // among all formats is internal/registry's TestDetectionIsExclusive).
-func convertFile(t *testing.T, path string) dialogOf {
+func source() adaptertest.Source {
+	return adaptertest.Source{Format: Format(), Options: dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"}}
+}
+
+// convertFile converts the capture at path, as source does, and checks it.
+func convertFile(t *testing.T, path string, check func(*testing.T, adaptertest.Capture, adaptertest.Dialog)) {
 	t.Helper()
-	in, err := os.Open(path)
+	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	defer in.Close()
-	var out, stderr bytes.Buffer
-	c := dispatch.New(&out, dialog.Options{Clock: dialog.FixedClock(time.Unix(0, 0)), DefaultCWD: "/w"},
-		dispatch.Options{Stderr: &stderr, Formats: []adapter.Format{Format()}})
-	require.NoError(t, c.Feed(in, path))
-	require.NoError(t, c.Close(nil))
-	assert.Empty(t, stderr.String(), "the pipeline reported bad input")
-	assert.Zero(t, c.Stats().Bad)
-	assert.NotZero(t, c.Stats().Recognised, "not recognised as opencode's")
-	return decodeDialog(t, out.Bytes())
+	check(t, adaptertest.Capture{Path: path, Src: src}, source().Convert(t, bytes.NewReader(src), path))
 }
 
 // The source, as encoding/json reads it.
@@ -400,87 +388,82 @@ func expectBus(t *testing.T, src []byte) expected {
 	return w
 }
 
-func checkRun(t *testing.T, path string) {
-	src, err := os.ReadFile(path)
-	require.NoError(t, err)
-	checkDialog(t, convertFile(t, path), expectRun(t, src))
+func checkRun(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+	checkDialog(t, d, expectRun(t, c.Src))
 }
 
-func checkBus(t *testing.T, path string) {
-	src, err := os.ReadFile(path)
-	require.NoError(t, err)
-	d := convertFile(t, path)
-	w := expectBus(t, src)
+func checkBus(t *testing.T, c adaptertest.Capture, d adaptertest.Dialog) {
+	w := expectBus(t, c.Src)
 	checkDialog(t, d, w)
 	if w.prompt != "" {
-		require.Equal(t, "prompt", d.entries[1].str("type"))
-		assert.Equal(t, w.prompt, d.entries[1].str("content"))
+		require.Equal(t, "prompt", d.Entries[1].Str("type"))
+		assert.Equal(t, w.prompt, d.Entries[1].Str("content"))
 	}
-	for _, e := range d.of("message") {
-		assert.Equal(t, w.parents[e.str("content")], e.str("parent_tool_id"), "parent of %q", e.str("content"))
+	for _, e := range d.Of("message") {
+		assert.Equal(t, w.parents[e.Str("content")], e.Str("parent_tool_id"), "parent of %q", e.Str("content"))
 	}
 	// Every entry of a subagent names a call of the dialog.
 	ids := map[string]bool{}
-	for _, e := range d.starts() {
-		ids[e.str("tool_id")] = true
+	for _, e := range d.Starts() {
+		ids[e.Str("tool_id")] = true
 	}
-	for _, e := range d.entries {
-		if p := e.str("parent_tool_id"); p != "" {
+	for _, e := range d.Entries {
+		if p := e.Str("parent_tool_id"); p != "" {
 			assert.True(t, ids[p], "parent_tool_id %s names no call", p)
 		}
 	}
-	model := d.entries[0]["data"].(map[string]any)["model"]
+	model := d.Entries[0]["data"].(map[string]any)["model"]
 	assert.NotEqual(t, "unknown", model, "the bus names the model")
 }
 
-func checkDialog(t *testing.T, d dialogOf, w expected) {
+func checkDialog(t *testing.T, d adaptertest.Dialog, w expected) {
 	t.Helper()
-	assert.Equal(t, "opencode", d.entries[0]["data"].(map[string]any)["agent"])
-	assert.Equal(t, w.messages, d.messages(), "every text part once, in order")
-	assert.Equal(t, w.thinking, d.thinking(), "every reasoning part once, in order")
-	assert.Len(t, d.warnings(), w.warnings, "warnings")
-	assert.EqualValues(t, w.warnings, d.complete.num("warnings"))
+	assert.Equal(t, "opencode", d.Entries[0]["data"].(map[string]any)["agent"])
+	assert.Equal(t, w.messages, d.Messages(), "every text part once, in order")
+	assert.Equal(t, w.thinking, d.Thinking(), "every reasoning part once, in order")
+	assert.Len(t, d.Warnings(), w.warnings, "warnings")
+	assert.EqualValues(t, w.warnings, d.Complete.Num("warnings"))
 
-	starts, results := d.starts(), d.results()
+	starts, results := d.Starts(), d.Results()
 	require.Len(t, starts, len(w.tools), "one start per tool call")
 	require.Len(t, results, len(w.tools), "one result per tool call")
-	byID := map[string]entry{}
+	byID := map[string]adaptertest.Entry{}
 	for _, r := range results {
-		byID[r.str("tool_id")] = r
+		byID[r.Str("tool_id")] = r
 	}
 	for _, want := range w.tools {
 		r, ok := byID[want.id]
 		if !assert.True(t, ok, "no result for %s", want.id) {
 			continue
 		}
-		assert.Equal(t, want.name, r.str("name"))
+		assert.Equal(t, want.name, r.Str("name"))
 		status := "success"
 		if want.isError {
 			status = "error"
 		}
-		assert.Equal(t, status, r.str("status"), "status of %s %s", want.name, want.id)
+		assert.Equal(t, status, r.Str("status"), "status of %s %s", want.name, want.id)
 		if want.output != "" && len(want.output) < dialog.DefaultMaxText {
-			assert.Contains(t, r.text(), want.output, "output of %s", want.id)
+			assert.Contains(t, r.Text(), want.output, "output of %s", want.id)
 		}
 	}
 
-	assert.Equal(t, w.tokens, d.tokens(), "totals: the sum of the steps")
+	assert.Equal(t, w.tokens, d.Tokens(), "totals: the sum of the steps")
 	if w.hasCost {
-		assert.InDelta(t, w.cost, d.complete["cost_usd"], 1e-9)
+		assert.InDelta(t, w.cost, d.Complete["cost_usd"], 1e-9)
 	} else {
-		assert.NotContains(t, d.complete, "cost_usd")
+		assert.NotContains(t, d.Complete, "cost_usd")
 	}
 
 	switch w.status {
 	case "success":
-		assert.Equal(t, "success", d.complete.str("status"))
+		assert.Equal(t, "success", d.Complete.Str("status"))
 	case "error":
-		assert.Equal(t, "error", d.complete.str("status"))
-		assert.Equal(t, w.message, d.complete.str("message"))
-		assert.NotEqual(t, dialog.ReasonIncomplete, d.complete.str("reason"))
+		assert.Equal(t, "error", d.Complete.Str("status"))
+		assert.Equal(t, w.message, d.Complete.Str("message"))
+		assert.NotEqual(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
 	default:
-		assert.Equal(t, "error", d.complete.str("status"))
-		assert.Equal(t, dialog.ReasonIncomplete, d.complete.str("reason"))
+		assert.Equal(t, "error", d.Complete.Str("status"))
+		assert.Equal(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 )
 
@@ -51,7 +52,7 @@ func TestDetect(t *testing.T) {
 		{`{"type":"assistant","message":{}}`, adapter.No},
 		{`{"type":"noDots","properties":{}}`, adapter.No},
 	} {
-		assert.Equal(t, tc.want, Detect(eventOf(t, []byte(tc.line))), "%s", tc.line)
+		assert.Equal(t, tc.want, Detect(adaptertest.Event(t, tc.line)), "%s", tc.line)
 	}
 }
 
@@ -65,12 +66,12 @@ func TestInitFromTheBus(t *testing.T) {
 		busy("ses_a"),
 		idle("ses_a"),
 	)
-	data := d.entries[0]["data"].(map[string]any)
+	data := d.Entries[0]["data"].(map[string]any)
 	assert.Equal(t, "/srv/repo", data["cwd"])
 	assert.Equal(t, "anthropic/claude-opus-4", data["model"])
 	assert.Equal(t, "opencode", data["agent"])
-	assert.Equal(t, "prompt", d.entries[1].str("type"))
-	assert.Equal(t, "fix the bug", d.entries[1].str("content"))
+	assert.Equal(t, "prompt", d.Entries[1].Str("type"))
+	assert.Equal(t, "fix the bug", d.Entries[1].Str("content"))
 
 	d, _ = convertLines(t,
 		busy("ses_b"),
@@ -78,7 +79,7 @@ func TestInitFromTheBus(t *testing.T) {
 		textPart("ses_b", "msg_a", "prt_t", "hi", true),
 		idle("ses_b"),
 	)
-	data = d.entries[0]["data"].(map[string]any)
+	data = d.Entries[0]["data"].(map[string]any)
 	assert.Equal(t, "/home/u/p", data["cwd"])
 	assert.Equal(t, "openai/gpt-5", data["model"])
 }
@@ -91,7 +92,7 @@ func TestPartsAreWrittenWhenFinal(t *testing.T) {
 	a := New(w)
 	feed := func(line string) int {
 		w.BeginLine()
-		require.NoError(t, a.Event(eventOf(t, []byte(line))))
+		require.NoError(t, a.Event(adaptertest.Event(t, line)))
 		return w.Entries()
 	}
 	feed(busy("ses_a"))
@@ -118,9 +119,9 @@ func TestDeltaAllocatesNothing(t *testing.T) {
 	w := dialog.NewWriter(&buf, testOptions())
 	a := New(w)
 	for _, l := range []string{busy("ses_a"), stepStart("ses_a", "prt_s"), textPart("ses_a", "msg_a", "prt_t", "", false)} {
-		require.NoError(t, a.Event(eventOf(t, []byte(l))))
+		require.NoError(t, a.Event(adaptertest.Event(t, l)))
 	}
-	ev := eventOf(t, []byte(busEvent("message.part.delta", `{"sessionID":"ses_a","messageID":"msg_a","partID":"prt_t","field":"text","delta":"x"}`)))
+	ev := adaptertest.Event(t, busEvent("message.part.delta", `{"sessionID":"ses_a","messageID":"msg_a","partID":"prt_t","field":"text","delta":"x"}`))
 	require.NoError(t, a.Event(ev)) // the buffer grows once
 	a.parts.byID["prt_t"].text.Reset()
 	allocs := testing.AllocsPerRun(100, func() { _ = a.Event(ev) })
@@ -165,12 +166,12 @@ func TestChildSessionCarriesParent(t *testing.T) {
 		partUpdate("ses_a", `{"id":"prt_f1","reason":"stop","messageID":"msg_a","sessionID":"ses_a","type":"step-finish","tokens":{"input":7,"output":3,"reasoning":1,"cache":{"read":0,"write":0}},"cost":0.25}`),
 		idle("ses_a"),
 	)
-	assert.Equal(t, []string{"looked"}, d.messages(), "the child's prompt is not a message")
-	msg := d.of("message")[0]
-	assert.Equal(t, "call_t", msg.str("parent_tool_id"))
-	assert.Equal(t, int64(1), d.complete.num("turns"), "the child's step is not a turn of the dialog")
-	assert.Equal(t, map[string]int64{"in": 107, "out": 14, "reasoning": 1}, d.tokens())
-	assert.InDelta(t, 0.75, d.complete["cost_usd"], 1e-9)
+	assert.Equal(t, []string{"looked"}, d.Messages(), "the child's prompt is not a message")
+	msg := d.Of("message")[0]
+	assert.Equal(t, "call_t", msg.Str("parent_tool_id"))
+	assert.Equal(t, int64(1), d.Complete.Num("turns"), "the child's step is not a turn of the dialog")
+	assert.Equal(t, map[string]int64{"in": 107, "out": 14, "reasoning": 1}, d.Tokens())
+	assert.InDelta(t, 0.75, d.Complete["cost_usd"], 1e-9)
 }
 
 // The type rule for exit codes: anything but an integer 0 is a failure.
@@ -191,19 +192,19 @@ func TestExitCodes(t *testing.T) {
 			runTool("call_x", "bash", `{"status":"completed","input":{"command":"x"},"output":"out","metadata":{"exit":`+tc.exit+`}}`),
 			runFinish("prt_f", "stop"),
 		)
-		r := d.results()
+		r := d.Results()
 		require.Len(t, r, 1)
 		if !tc.isErr {
-			assert.Equal(t, "success", r[0].str("status"), "exit %s", tc.exit)
-			assert.Equal(t, "out", r[0].text())
+			assert.Equal(t, "success", r[0].Str("status"), "exit %s", tc.exit)
+			assert.Equal(t, "out", r[0].Text())
 			continue
 		}
-		assert.Equal(t, "error", r[0].str("status"), "exit %s", tc.exit)
-		assert.Equal(t, tc.head+"\nout", r[0].text(), "exit %s", tc.exit)
+		assert.Equal(t, "error", r[0].Str("status"), "exit %s", tc.exit)
+		assert.Equal(t, tc.head+"\nout", r[0].Text(), "exit %s", tc.exit)
 	}
 	// No metadata.exit: not a shell tool; its result stands.
 	d, _ := convertLines(t, runStep("prt_s"), runTool("call_w", "write", `{"status":"completed","input":{},"output":"Wrote file successfully.","metadata":{"exists":false}}`), runFinish("prt_f", "stop"))
-	assert.Equal(t, "success", d.results()[0].str("status"))
+	assert.Equal(t, "success", d.Results()[0].Str("status"))
 }
 
 // Endings of a run: the last thing decides.
@@ -232,11 +233,11 @@ func TestRunEndings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, _ := convertLines(t, tc.lines...)
-			assert.Equal(t, tc.status, d.complete.str("status"))
-			assert.Equal(t, tc.reason, d.complete.str("reason"))
-			assert.Equal(t, tc.message, d.complete.str("message"))
-			assert.Equal(t, tc.warnings, d.complete.num("warnings"))
-			assert.Len(t, d.warnings(), int(tc.warnings))
+			assert.Equal(t, tc.status, d.Complete.Str("status"))
+			assert.Equal(t, tc.reason, d.Complete.Str("reason"))
+			assert.Equal(t, tc.message, d.Complete.Str("message"))
+			assert.Equal(t, tc.warnings, d.Complete.Num("warnings"))
+			assert.Len(t, d.Warnings(), int(tc.warnings))
 		})
 	}
 }
@@ -253,9 +254,9 @@ func TestRunOddLines(t *testing.T) {
 		runText("t3", `"kept"`), // the same part twice
 		runFinish("f", "stop"),
 	)
-	assert.Equal(t, []string{"kept"}, d.messages())
+	assert.Equal(t, []string{"kept"}, d.Messages())
 	assert.Equal(t, 1, a.Skipped())
-	assert.Equal(t, int64(1), d.complete.num("turns"))
+	assert.Equal(t, int64(1), d.Complete.Num("turns"))
 }
 
 // Bus events of types the converter does not know are skipped and
@@ -276,7 +277,7 @@ func TestBusSkipsUnknownTypes(t *testing.T) {
 // idle never does. A repeated idle changes nothing.
 func TestBusIdle(t *testing.T) {
 	d, _ := convertLines(t, idle("ses_a"))
-	assert.Equal(t, "incomplete", d.complete.str("reason"), "idle before any work is not the end")
+	assert.Equal(t, "incomplete", d.Complete.Str("reason"), "idle before any work is not the end")
 
 	d, _ = convertLines(t,
 		busy("ses_a"),
@@ -284,14 +285,14 @@ func TestBusIdle(t *testing.T) {
 		busy("ses_c"),
 		idle("ses_c"),
 	)
-	assert.Equal(t, "incomplete", d.complete.str("reason"), "a subagent's idle is not the end")
+	assert.Equal(t, "incomplete", d.Complete.Str("reason"), "a subagent's idle is not the end")
 
 	d, _ = convertLines(t,
 		busy("ses_a"),
 		busEvent("session.status", `{"sessionID":"ses_a","status":{"type":"idle"}}`),
 		idle("ses_a"),
 	)
-	assert.Equal(t, "success", d.complete.str("status"))
+	assert.Equal(t, "success", d.Complete.Str("status"))
 }
 
 // A session.error of the root followed by idle is the failure; followed by
@@ -299,16 +300,16 @@ func TestBusIdle(t *testing.T) {
 func TestBusSessionError(t *testing.T) {
 	errEv := busEvent("session.error", `{"sessionID":"ses_a","error":{"name":"ProviderAuthError","data":{"providerID":"x","message":"bad key"}}}`)
 	d, _ := convertLines(t, busy("ses_a"), stepStart("ses_a", "s1"), errEv, idle("ses_a"))
-	assert.Equal(t, "error", d.complete.str("status"))
-	assert.Equal(t, "ProviderAuthError: bad key", d.complete.str("message"))
+	assert.Equal(t, "error", d.Complete.Str("status"))
+	assert.Equal(t, "ProviderAuthError: bad key", d.Complete.Str("message"))
 
 	d, _ = convertLines(t, busy("ses_a"), errEv, stepStart("ses_a", "s1"), textPart("ses_a", "m", "t", "ok", true), idle("ses_a"))
-	assert.Equal(t, "success", d.complete.str("status"))
-	assert.Equal(t, []string{dialog.WarningPrefix + "ProviderAuthError: bad key"}, d.warnings())
+	assert.Equal(t, "success", d.Complete.Str("status"))
+	assert.Equal(t, []string{dialog.WarningPrefix + "ProviderAuthError: bad key"}, d.Warnings())
 
 	// No sessionID: an error of the server, the run's.
 	d, _ = convertLines(t, busy("ses_a"), busEvent("session.error", `{"error":{"name":"UnknownError","data":{"message":"disk full"}}}`), idle("ses_a"))
-	assert.Equal(t, "UnknownError: disk full", d.complete.str("message"))
+	assert.Equal(t, "UnknownError: disk full", d.Complete.Str("message"))
 }
 
 // Parallel tool calls on the bus, their updates interleaved: each gets one
@@ -326,14 +327,14 @@ func TestBusParallelCalls(t *testing.T) {
 		toolPart("ses_a", "c1", "bash", `{"status":"completed","input":{"command":"a"},"output":"y","metadata":{"exit":0}}`),
 		idle("ses_a"),
 	)
-	require.Len(t, d.starts(), 2)
-	require.Len(t, d.results(), 2)
-	assert.Equal(t, "c2", d.results()[0].str("tool_id"))
-	assert.Equal(t, "error", d.results()[0].str("status"))
-	assert.Equal(t, "[exit code 3]\nx", d.results()[0].text())
-	assert.Equal(t, "c1", d.results()[1].str("tool_id"))
-	assert.Equal(t, "success", d.results()[1].str("status"))
-	assert.Equal(t, int64(1), d.complete.num("turns"), "parallel calls are one step")
+	require.Len(t, d.Starts(), 2)
+	require.Len(t, d.Results(), 2)
+	assert.Equal(t, "c2", d.Results()[0].Str("tool_id"))
+	assert.Equal(t, "error", d.Results()[0].Str("status"))
+	assert.Equal(t, "[exit code 3]\nx", d.Results()[0].Text())
+	assert.Equal(t, "c1", d.Results()[1].Str("tool_id"))
+	assert.Equal(t, "success", d.Results()[1].Str("status"))
+	assert.Equal(t, int64(1), d.Complete.Num("turns"), "parallel calls are one step")
 }
 
 // Token totals saturate: two steps near the largest int64 never wrap to a
@@ -364,7 +365,7 @@ func TestManyOpenPartsStayLinear(t *testing.T) {
 		a := New(w)
 		feed := func(l string) {
 			w.BeginLine()
-			require.NoError(t, a.Event(eventOf(t, []byte(l))))
+			require.NoError(t, a.Event(adaptertest.Event(t, l)))
 		}
 		feed(busy("ses_a"))
 		feed(stepStart("ses_a", "prt_s"))
@@ -387,8 +388,8 @@ func TestManyOpenPartsStayLinear(t *testing.T) {
 		require.NoError(t, w.Close(a.Summary(), nil))
 		assert.Zero(t, a.parts.len(), how)
 		assert.LessOrEqual(t, a.parts.visits, 6*n, "%s: parts visited (a search of the list per part would be n²/2)", how)
-		d := decodeDialog(t, buf.Bytes())
-		got := d.messages()
+		d := adaptertest.Decoded(t, buf.Bytes())
+		got := d.Messages()
 		require.Len(t, got, n, how)
 		assert.Equal(t, "t0", got[0], how)
 		assert.Equal(t, "t"+strconv.Itoa(n-1), got[n-1], how)
@@ -402,10 +403,81 @@ func TestBusLengthEndsInError(t *testing.T) {
 		return partUpdate("ses_a", `{"id":"`+id+`","messageID":"msg_a","sessionID":"ses_a","type":"step-finish","reason":"`+reason+`","tokens":{"input":1,"output":1}}`)
 	}
 	d, _ := convertLines(t, busy("ses_a"), stepStart("ses_a", "prt_s"), textPart("ses_a", "msg_a", "prt_t", "xxxx", true), finish("prt_f", "length"), idle("ses_a"))
-	assert.Equal(t, "error", d.complete.str("status"))
-	assert.Equal(t, "max_tokens", d.complete.str("reason"))
+	assert.Equal(t, "error", d.Complete.Str("status"))
+	assert.Equal(t, "max_tokens", d.Complete.Str("reason"))
 
 	d, _ = convertLines(t, busy("ses_a"), stepStart("ses_a", "prt_s"), finish("prt_f", "length"),
 		stepStart("ses_a", "prt_s2"), textPart("ses_a", "msg_b", "prt_t", "done", true), finish("prt_f2", "stop"), idle("ses_a"))
-	assert.Equal(t, "success", d.complete.str("status"), "work after the cut step: the run went on")
+	assert.Equal(t, "success", d.Complete.Str("status"), "work after the cut step: the run went on")
+}
+
+// testOptions pin the clock; the cwd is left to the stream.
+func testOptions() dialog.Options {
+	return dialog.Options{Clock: adaptertest.Pinned(), DefaultCWD: "/default"}
+}
+
+// convertLines converts lines as adaptertest.LinesWith does, with
+// testOptions, and returns the adapter too, for what it kept.
+func convertLines(t *testing.T, lines ...string) (adaptertest.Dialog, *Adapter) {
+	t.Helper()
+	d := adaptertest.LinesWith(t, Format(), testOptions(), lines...)
+	return d, d.Adapter.(*Adapter)
+}
+
+// Short builders for bus events.
+func busEvent(typ, props string) string {
+	return `{"type":"` + typ + `","properties":` + props + `}`
+}
+
+func partUpdate(session, part string) string {
+	return busEvent("message.part.updated", `{"sessionID":"`+session+`","part":`+part+`}`)
+}
+
+func textPart(session, msg, id, text string, end bool) string {
+	tm := `{"start":1796061000000}`
+	if end {
+		tm = `{"start":1796061000000,"end":1796061000100}`
+	}
+	return partUpdate(session, `{"id":"`+id+`","messageID":"`+msg+`","sessionID":"`+session+`","type":"text","text":"`+text+`","time":`+tm+`}`)
+}
+
+func toolPart(session, call, tool, state string) string {
+	return partUpdate(session, `{"id":"prt_`+call+`","messageID":"msg_a","sessionID":"`+session+`","type":"tool","tool":"`+tool+`","callID":"`+call+`","state":`+state+`}`)
+}
+
+func stepStart(session, id string) string {
+	return partUpdate(session, `{"id":"`+id+`","messageID":"msg_a","sessionID":"`+session+`","type":"step-start"}`)
+}
+
+func idle(session string) string {
+	return busEvent("session.idle", `{"sessionID":"`+session+`"}`)
+}
+
+func busy(session string) string {
+	return busEvent("session.status", `{"sessionID":"`+session+`","status":{"type":"busy"}}`)
+}
+
+// Short builders for run lines.
+func runLine(typ, part string) string {
+	return `{"type":"` + typ + `","timestamp":1796057776547,"sessionID":"ses_r","part":` + part + `}`
+}
+
+func runStep(id string) string {
+	return runLine("step_start", `{"id":"`+id+`","messageID":"msg_a","sessionID":"ses_r","type":"step-start"}`)
+}
+
+func runFinish(id, reason string) string {
+	return runLine("step_finish", `{"id":"`+id+`","reason":"`+reason+`","messageID":"msg_a","sessionID":"ses_r","type":"step-finish","tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}},"cost":0}`)
+}
+
+func runText(id, text string) string {
+	return runLine("text", `{"id":"`+id+`","messageID":"msg_a","sessionID":"ses_r","type":"text","text":`+text+`,"time":{"start":1,"end":2}}`)
+}
+
+func runTool(call, tool, state string) string {
+	return runLine("tool_use", `{"id":"prt_`+call+`","messageID":"msg_a","sessionID":"ses_r","type":"tool","tool":"`+tool+`","callID":"`+call+`","state":`+state+`}`)
+}
+
+func runError(name, msg string) string {
+	return `{"type":"error","timestamp":1796057776600,"sessionID":"ses_r","error":{"name":"` + name + `","data":{"message":"` + msg + `"}}}`
 }

@@ -50,9 +50,11 @@ func TestGolden(t *testing.T) {
 }
 
 // TestDetectionIsExclusive: every fixture and every real capture is
-// decided for its own format by auto-detection, and no other format claims
-// any of its events as surely its own. Captures of formats not read yet
-// are claimed by no format that is.
+// decided for its own format by auto-detection, no other format claims
+// any of its events as surely its own, and before its own format claims
+// one surely no other format has more Maybe claims than its own (the
+// capture cut there would be taken for the other). Captures of formats
+// not read yet are claimed by no format that is.
 //
 // formatsToCome are corpus folders whose captures came before their format:
 // reported, not failing, until the format is registered (then the name goes).
@@ -98,10 +100,31 @@ func TestDetectionIsExclusive(t *testing.T) {
 				got, ok := c.Format()
 				require.True(t, ok, "no format detected")
 				assert.Equal(t, own.Name, got.Name, "detected as the wrong format")
+				// Until own says Yes, dispatch holds the events and tallies
+				// the Maybe claims: were the capture cut there, the format
+				// with the most would be chosen. Equal counts are events
+				// that look the same to both (what Maybe says), no claim
+				// on another's.
+				sure := false
+				maybes := map[string]int{}
+				outvoted := map[string]bool{}
 				forEachEvent(t, raw, func(ev adapter.Event) {
 					for _, f := range All() {
-						if f.Name != own.Name && f.Detect(ev) == adapter.Yes {
+						claim := f.Detect(ev)
+						if f.Name != own.Name && claim == adapter.Yes {
 							t.Errorf("%s claims an event of %s: %.200s", f.Name, own.Name, ev.Bytes())
+						}
+						if claim == adapter.Maybe && !sure {
+							maybes[f.Name]++
+						}
+					}
+					if sure = sure || own.Detect(ev) == adapter.Yes; sure {
+						return
+					}
+					for _, f := range All() {
+						if n := maybes[f.Name]; n > maybes[own.Name] && !outvoted[f.Name] {
+							outvoted[f.Name] = true
+							t.Errorf("before %s claims an event surely, %s has more Maybe claims (%d to %d): a capture cut at %.200s is taken for %s", own.Name, f.Name, n, maybes[own.Name], ev.Bytes(), f.Name)
 						}
 					}
 				})

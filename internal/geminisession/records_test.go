@@ -1,0 +1,172 @@
+package geminisession_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/geminisession"
+)
+
+// Records of a chat file, shaped as Gemini CLI writes them (see
+// testdata/gemini-session): the header, then one record a line.
+const (
+	header = `{"sessionId":"s1","projectHash":"p","startTime":"2026-03-01T10:00:00.000Z","lastUpdated":"2026-03-01T10:00:00.000Z","kind":"main"}`
+	ask    = `{"id":"u1","timestamp":"2026-03-01T10:00:01.000Z","type":"user","content":[{"text":"list it"}]}`
+)
+
+// chat converts records, one event each, as the command converts a chat.
+func chat(t *testing.T, records ...string) adaptertest.Dialog {
+	t.Helper()
+	return adaptertest.Lines(t, geminisession.Format(), records...)
+}
+
+// An error record is a warning with its text, and the chat's ending when
+// it is last; a warning record with no text still says there was one.
+func TestErrorAndWarningRecords(t *testing.T) {
+	d := chat(t, header, ask,
+		`{"id":"w1","timestamp":"2026-03-01T10:00:01.500Z","type":"warning","content":""}`,
+		`{"id":"e1","timestamp":"2026-03-01T10:00:02.000Z","type":"error","content":"[API Error: quota]"}`,
+		`{"id":"e1","timestamp":"2026-03-01T10:00:02.000Z","type":"error","content":"[API Error: quota]"}`,
+	)
+	assert.Equal(t, []string{dialog.WarningPrefix + "error", dialog.WarningPrefix + "[API Error: quota]"}, d.Warnings(), "each record once")
+	assert.Equal(t, "error", d.Complete.Str("status"))
+	assert.Equal(t, "[API Error: quota]", d.Complete.Str("message"))
+	assert.EqualValues(t, 2, d.Complete.Num("warnings"))
+
+	// An answer after the error is where the chat stands.
+	d = chat(t, header, ask,
+		`{"id":"e1","timestamp":"2026-03-01T10:00:02.000Z","type":"error","content":[{"text":"[API Error: 500]"}]}`,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:03.000Z","type":"gemini","content":"Done.","model":"gemini-2.5-pro"}`,
+	)
+	assert.Equal(t, []string{dialog.WarningPrefix + "[API Error: 500]"}, d.Warnings())
+	assert.Equal(t, []string{"Done."}, d.Messages())
+	assert.Equal(t, "success", d.Complete.Str("status"))
+}
+
+// info and system records are the CLI's own notes: notices, never dropped.
+func TestInfoRecords(t *testing.T) {
+	d := chat(t, header, ask,
+		`{"id":"i1","timestamp":"2026-03-01T10:00:02.000Z","type":"info","content":"Request cancelled."}`,
+		`{"id":"i2","timestamp":"2026-03-01T10:00:02.000Z","type":"system","content":""}`,
+		`{"id":"x1","timestamp":"2026-03-01T10:00:02.000Z","type":"telemetry","content":"?"}`,
+	)
+	assert.Equal(t, []string{dialog.WarningPrefix + "Request cancelled.", dialog.WarningPrefix + "system message with no text"}, d.Warnings())
+	assert.Equal(t, []string{"error", "incomplete"}, []string{d.Complete.Str("status"), d.Complete.Str("reason")}, "the last message is no answer")
+}
+
+// A model message written again as it grows gives what was added; one
+// rewritten otherwise keeps its first text.
+func TestModelTextGrows(t *testing.T) {
+	d := chat(t, header, ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Hel","model":"gemini-2.5-pro"}`,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Hello\nthere","model":"gemini-2.5-pro"}`,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Bye","model":"gemini-2.5-pro","tokens":{"input":10,"output":2,"cached":4,"thoughts":1,"tool":3}}`,
+	)
+	assert.Equal(t, []string{"Hel", "lo\nthere"}, d.Messages())
+	assert.Equal(t, map[string]int64{"in": 13, "out": 3, "cache_read": 4, "reasoning": 1}, d.Tokens(),
+		"in = input + tool, out = output + thoughts")
+	assert.EqualValues(t, 1, d.Complete.Num("turns"))
+}
+
+// The results a user message sends back to the model end the calls whose
+// own record gave none: output or error as the response says; a shell
+// call whose output states an exit code other than 0 failed.
+func TestFunctionResponsesEndOpenCalls(t *testing.T) {
+	d := chat(t, header, ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-2.5-pro","toolCalls":[`+
+			`{"id":"c1","name":"read_file","args":{"path":"a"},"status":"executing"},`+
+			`{"id":"c2","name":"run_shell_command","args":{"command":"false"},"status":"executing"},`+
+			`{"id":"c3","name":"read_file","args":{"path":"b"},"status":"executing"}]}`,
+		`{"id":"u2","timestamp":"2026-03-01T10:00:03.000Z","type":"user","content":[`+
+			`{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"aaa"}}},`+
+			`{"functionResponse":{"id":"c2","name":"run_shell_command","response":{"output":"Command: false\nExit Code: 1"}}},`+
+			`{"functionResponse":{"id":"c3","name":"read_file","response":{"error":"no such file"}}},`+
+			`{"functionResponse":{"id":"c9","name":"read_file","response":{"output":"a call never started"}}}]}`,
+		`{"id":"g2","timestamp":"2026-03-01T10:00:04.000Z","type":"gemini","content":"Read.","model":"gemini-2.5-pro"}`,
+	)
+	require.Len(t, d.Starts(), 3)
+	res := d.Results()
+	require.Len(t, res, 3, "c9 was never started: no result for it")
+	assert.Equal(t, []any{"c1", "success", "aaa"}, []any{res[0].Str("tool_id"), res[0].Str("status"), res[0].Text()})
+	assert.Equal(t, []any{"c2", "error", "[exit code 1]\nCommand: false\nExit Code: 1"}, []any{res[1].Str("tool_id"), res[1].Str("status"), res[1].Text()})
+	assert.Equal(t, []any{"c3", "error", "no such file"}, []any{res[2].Str("tool_id"), res[2].Str("status"), res[2].Text()})
+	assert.Equal(t, []string{"list it"}, promptsOf(d), "a user message of responses is no prompt")
+	assert.Equal(t, "success", d.Complete.Str("status"))
+}
+
+// A call's record without a status is ended by its result: an error when
+// a function response carries one.
+func TestCallWithoutStatus(t *testing.T) {
+	d := chat(t, header, ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-2.5-pro","toolCalls":[`+
+			`{"id":"c1","name":"read_file","args":{},"result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"error":"denied"}}}]},`+
+			`{"id":"c2","name":"read_file","args":{},"result":[{"functionResponse":{"id":"c2","name":"read_file","response":{"error":null,"output":"ok"}}}]},`+
+			`{"id":"c3","name":"read_file","args":{},"result":[{"text":"only a text part"}],"resultDisplay":"shown"}]}`,
+	)
+	res := d.Results()
+	require.Len(t, res, 3)
+	assert.Equal(t, []any{"error", "denied"}, []any{res[0].Str("status"), res[0].Text()})
+	assert.Equal(t, []any{"success", "ok"}, []any{res[1].Str("status"), res[1].Text()})
+	assert.Equal(t, []any{"success", "only a text part"}, []any{res[2].Str("status"), res[2].Text()})
+}
+
+// A "$set" of the conversation writes no text, takes results of open calls
+// from it, and its last message is where the chat stands.
+func TestRestatedConversation(t *testing.T) {
+	d := chat(t, header, ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Reading.","model":"gemini-2.5-pro","toolCalls":[{"id":"c1","name":"read_file","args":{},"status":"executing"}]}`,
+		`{"$set":{"messages":[`+
+			`{"id":"u1","type":"user","content":[{"text":"list it"}]},`+
+			`{"id":"g1","type":"gemini","content":"Reading.","toolCalls":[{"id":"c1","name":"read_file","status":"success","result":[{"functionResponse":{"id":"c1","response":{"output":"x"}}}]}]},`+
+			`{"id":"u2","type":"user","content":[{"functionResponse":{"id":"c1","response":{"output":"x again"}}}]},`+
+			`{"id":"s1","type":"user","content":[{"text":"A summary the client made."}]},`+
+			`{"id":"g9","type":"gemini","content":"Summarised."}]}}`,
+		`{"id":"g9","timestamp":"2026-03-01T10:00:05.000Z","type":"gemini","content":"Summarised.","model":"gemini-2.5-pro"}`,
+	)
+	assert.Equal(t, []string{"Reading."}, d.Messages(), "restated text is not said again")
+	res := d.Results()
+	require.Len(t, res, 1, "c1 ends once")
+	assert.Equal(t, "x", res[0].Text())
+	assert.Equal(t, []string{"list it"}, promptsOf(d))
+	assert.Equal(t, "success", d.Complete.Str("status"), "the restated conversation ends on an answer")
+}
+
+// The cwd comes from the first workspace directory a "$set" names, and
+// the rewind of a conversation is told.
+func TestDirectoriesAndRewind(t *testing.T) {
+	d := chat(t, header,
+		`{"$set":{"directories":["/home/u/proj","/tmp"]}}`,
+		ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Hi.","model":"gemini-2.5-pro"}`,
+		`{"$rewindTo":"u1"}`,
+	)
+	init := d.Of("init")
+	require.Len(t, init, 1)
+	assert.Equal(t, "/home/u/proj", init[0]["data"].(map[string]any)["cwd"])
+	assert.Equal(t, []string{dialog.WarningPrefix + "the conversation was rewound: the messages after this point replace the ones above"}, d.Warnings())
+	assert.Equal(t, []string{"error", "incomplete"}, []string{d.Complete.Str("status"), d.Complete.Str("reason")}, "rewound: no answer stands")
+}
+
+// A user text Gemini CLI adds itself is not a prompt, however it is
+// indented.
+func TestInjectedUserText(t *testing.T) {
+	d := chat(t, header,
+		`{"id":"u0","timestamp":"2026-03-01T10:00:00.500Z","type":"user","content":" \n\t<hook_context>ran a hook</hook_context>"}`,
+		`{"id":"u0","timestamp":"2026-03-01T10:00:00.500Z","type":"user","content":" \n\t<hook_context>ran a hook</hook_context>"}`,
+		ask,
+	)
+	assert.Equal(t, []string{"list it"}, promptsOf(d))
+}
+
+// promptsOf lists the prompts' contents.
+func promptsOf(d adaptertest.Dialog) []string {
+	var out []string
+	for _, e := range d.Of("prompt") {
+		out = append(out, e.Str("content"))
+	}
+	return out
+}
