@@ -28,7 +28,7 @@ type exportOptions struct {
 	maxText int
 }
 
-func newExportCmd() *cobra.Command {
+func newExportCmd(streams *cli.Streams) *cobra.Command {
 	var o exportOptions
 	cmd := &cobra.Command{
 		Use:   "export --html [-o OUT.html | --out-dir DIR] FILE...",
@@ -58,7 +58,7 @@ match of a regular expression in every string before anything is written.`,
 		},
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExport(cmd.Context(), o, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runExport(cmd.Context(), o, args, streams)
 		},
 	}
 	f := cmd.Flags()
@@ -71,7 +71,8 @@ match of a regular expression in every string before anything is written.`,
 	return cmd
 }
 
-func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runExport(ctx context.Context, o exportOptions, files []string, streams *cli.Streams) error {
+	stdin, stderr := streams.In, streams.ErrOut
 	if !o.html {
 		return cli.Usagef("export needs a format: --html")
 	}
@@ -148,7 +149,7 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 		}
 		out := outs[i]
 		run := htmlexport.Run{Href: pageHref(names[i]), Source: red.String(file)}
-		if err := exportOne(ctx, file, out, o.maxText, red, stdin, stdout, stderr, &run); err != nil {
+		if err := exportOne(ctx, file, out, o.maxText, red, streams, &run); err != nil {
 			cli.Tell(stderr, err)
 			run.Href, run.Err = "", red.String(err.Error())
 			failed = true
@@ -171,8 +172,8 @@ func runExport(ctx context.Context, o exportOptions, files []string, stdin io.Re
 
 // exportOne reads one FILE and writes its page to out ("-": stdout), and
 // fills in the run's row for the index.
-func exportOne(ctx context.Context, file, out string, maxText int, red *dialogread.Redactor, stdin io.Reader, stdout, stderr io.Writer, run *htmlexport.Run) error {
-	src, err := dialogSourceText(ctx, file, stdin, stderr, maxText)
+func exportOne(ctx context.Context, file, out string, maxText int, red *dialogread.Redactor, streams *cli.Streams, run *htmlexport.Run) error {
+	src, err := dialogSourceText(ctx, file, streams.In, streams.InTerminal, streams.ErrOut, maxText)
 	if err != nil {
 		return err
 	}
@@ -188,7 +189,7 @@ func exportOne(ctx context.Context, file, out string, maxText int, red *dialogre
 	run.Stats = &stats
 	opt := htmlexport.Options{Source: red.String(filepath.Base(file))}
 	if out == "-" {
-		return htmlexport.Write(stdout, d, opt)
+		return htmlexport.Write(streams.Out, d, opt)
 	}
 	return writeFileAtomic(ctx, out, func(w io.Writer) error { return htmlexport.Write(w, d, opt) })
 }

@@ -38,7 +38,7 @@ type runOptions struct {
 	linger       time.Duration
 }
 
-func newRunCmd() *cobra.Command {
+func newRunCmd(streams *cli.Streams) *cobra.Command {
 	var o runOptions
 	cmd := &cobra.Command{
 		Use:   "run [flags] -- COMMAND [ARG ...]",
@@ -80,13 +80,13 @@ and exit status 127 (not found) or 126 (not executable).`,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("timeout") {
-				d, err := envTimeout(os.Getenv("TIMEOUT"))
+				d, err := envTimeout(streams.Getenv("TIMEOUT"))
 				if err != nil {
 					return err
 				}
 				o.timeout = d
 			}
-			return runRun(cmd.Context(), o, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runRun(cmd.Context(), o, args, streams.In, streams.Out, streams.ErrOut)
 		},
 	}
 	// Flags after COMMAND are COMMAND's, with or without "--".

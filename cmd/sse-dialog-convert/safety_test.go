@@ -485,7 +485,7 @@ func TestCommandLineTruths(t *testing.T) {
 		}
 		var d cli.DurationValue
 		assert.Error(t, d.Set("soon"))
-		cmd := newRunCmd()
+		cmd := newRunCmd(cli.System())
 		require.NoError(t, cmd.ParseFlags([]string{"--timeout", "1800", "--grace", "5", "--linger", "0"}))
 		for flag, want := range map[string]string{"timeout": "30m0s", "grace": "5s", "linger": "0"} {
 			assert.Equal(t, want, cmd.Flags().Lookup(flag).Value.String(), flag)

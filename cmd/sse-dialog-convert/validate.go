@@ -21,7 +21,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
 
-func newValidateCmd() *cobra.Command {
+func newValidateCmd(streams *cli.Streams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "validate [FILE ...]",
@@ -37,7 +37,7 @@ Each finding is printed as FILE:LINE: message. Exit status 1 on any finding.`,
   sse-dialog-convert validate --json dialogs/*.jsonl | jq .`,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runValidate(args, asJSON, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runValidate(args, asJSON, streams)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per file: {file, valid, findings:[{line, message}]}")
@@ -50,11 +50,12 @@ type fileReport struct {
 	Findings []dialog.Finding `json:"findings"`
 }
 
-func runValidate(files []string, asJSON bool, stdin io.Reader, stdout, stderr io.Writer) error {
+func runValidate(files []string, asJSON bool, streams *cli.Streams) error {
+	stdin, stdout, stderr := streams.In, streams.Out, streams.ErrOut
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	if slices.Contains(files, "-") && cli.IsTerminal(stdin) {
+	if slices.Contains(files, "-") && streams.InTerminal {
 		fmt.Fprintf(stderr, "%s: reading a dialog from standard input (a terminal); Ctrl-D ends it\n", name)
 	}
 	failed := false

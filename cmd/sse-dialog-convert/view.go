@@ -8,13 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
@@ -37,7 +34,7 @@ type viewOptions struct {
 	maxText     int
 }
 
-func newViewCmd() *cobra.Command {
+func newViewCmd(streams *cli.Streams) *cobra.Command {
 	var o viewOptions
 	cmd := &cobra.Command{
 		Use:   "view [FILE]",
@@ -68,7 +65,7 @@ $PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`
 		},
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runView(cmd.Context(), o, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runView(cmd.Context(), o, args, streams)
 		},
 	}
 	f := cmd.Flags()
@@ -86,7 +83,8 @@ $PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`
 	return cmd
 }
 
-func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runView(ctx context.Context, o viewOptions, args []string, streams *cli.Streams) error {
+	stdin, stdout, stderr := streams.In, streams.Out, streams.ErrOut
 	file := "-"
 	if len(args) == 1 {
 		file = args[0]
@@ -101,7 +99,10 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	if err := checkMaxText(o.maxText); err != nil {
 		return err
 	}
-	tty, width, height := terminal(stdout)
+	tty, width, height := streams.OutTerminal, 80, 0
+	if tty && streams.OutWidth > 0 {
+		width, height = streams.OutWidth, streams.OutHeight
+	}
 	color := false
 	switch o.color {
 	case "auto":
@@ -112,7 +113,7 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	default:
 		return cli.Usagef("unknown --color %q (want auto, always or never)", o.color)
 	}
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+	if streams.Getenv("NO_COLOR") != "" || streams.Getenv("TERM") == "dumb" {
 		color = false
 	}
 	if o.width > 0 {
@@ -157,11 +158,12 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	}
 	// Drawn as it is read: the first screen shows before the rest is
 	// read, and what is held is what waits to be merged, not the dialog.
-	out := &pagedOutput{stdout: stdout, stderr: stderr, notes: pagerNotes{w: stderr}}
+	pageAt := 0
 	if tty && !o.noPager && height > 0 {
-		out.height = height
+		pageAt = height
 	}
-	src, err := dialogSourceText(ctx, file, stdin, &out.notes, o.maxText)
+	out := view.NewPager(stdout, stderr, pageAt, strings.TrimSpace(streams.Getenv("PAGER")))
+	src, err := dialogSourceText(ctx, file, stdin, streams.InTerminal, out.Notes(), o.maxText)
 	if err != nil {
 		return err
 	}
@@ -169,12 +171,12 @@ func runView(ctx context.Context, o viewOptions, args []string, stdin io.Reader,
 	cerr := src.Close()
 	perr := out.Close()
 	switch {
-	case errors.Is(err, errPagerQuit) || errors.Is(perr, errPagerQuit):
+	case errors.Is(err, view.ErrPagerQuit) || errors.Is(perr, view.ErrPagerQuit):
 		return nil // quitting a pager early is not our failure
 	case cerr != nil:
 		return cerr // the conversion's failure, before the read error it caused
-	case out.werr != nil:
-		return out.werr // writing the view failed, not reading the dialog
+	case out.WriteErr() != nil:
+		return out.WriteErr() // writing the view failed, not reading the dialog
 	case err != nil:
 		return fmt.Errorf("reading %s: %w", cli.QuoteName(file), err)
 	}
@@ -193,162 +195,6 @@ func checkMaxText(n int) error {
 	return nil
 }
 
-// terminal reports whether w is a terminal, and its size (80 columns when
-// it is not).
-func terminal(w io.Writer) (tty bool, width, height int) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return false, 80, 0
-	}
-	width, height, err := term.GetSize(int(f.Fd()))
-	if err != nil || width <= 0 {
-		return true, 80, 0
-	}
-	return true, width, height
-}
-
-// pagedOutput is view's output: held until it fills a screen (height
-// lines), then piped to $PAGER (run by the shell, as git does), else
-// less -R, as it is written; shorter output, or output with no height, is
-// written as it is. A pager that cannot start leaves the output printed.
-type pagedOutput struct {
-	stdout, stderr io.Writer
-	height         int // 0: never page
-	held           bytes.Buffer
-	lines          int
-	direct         bool
-	pager          *exec.Cmd
-	pipe           io.WriteCloser
-	werr           error // stdout's write error: ours to tell, not the input's
-	notes          pagerNotes
-}
-
-// pagerNotes is the conversion's stderr while a view is drawn: written
-// through until a pager owns the terminal, then kept (up to maxPagerNotes)
-// and written once the pager is quit, so that no warning lands inside the
-// pager's screen and is gone with it. The conversion writes from its own
-// goroutine.
-type pagerNotes struct {
-	mu     sync.Mutex
-	w      io.Writer
-	paging bool
-	kept   bytes.Buffer
-	lost   int
-}
-
-// maxPagerNotes bounds what is kept of the conversion's stderr while the
-// pager runs.
-const maxPagerNotes = 64 << 10
-
-func (n *pagerNotes) Write(b []byte) (int, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if !n.paging {
-		return n.w.Write(b)
-	}
-	if n.kept.Len()+len(b) > maxPagerNotes {
-		n.lost += len(b)
-		return len(b), nil
-	}
-	return n.kept.Write(b)
-}
-
-// page marks the pager started.
-func (n *pagerNotes) page() {
-	n.mu.Lock()
-	n.paging = true
-	n.mu.Unlock()
-}
-
-// flush writes what was kept while the pager ran.
-func (n *pagerNotes) flush() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.paging = false
-	n.w.Write(n.kept.Bytes())
-	if n.lost > 0 {
-		fmt.Fprintf(n.w, "%s: %d more bytes of warnings left out while the pager ran\n", name, n.lost)
-	}
-	n.kept.Reset()
-}
-
-// errPagerQuit: the pager was quit before the dialog was all drawn.
-var errPagerQuit = errors.New("the pager was quit")
-
-func (p *pagedOutput) Write(b []byte) (int, error) {
-	switch {
-	case p.pipe != nil:
-		if _, err := p.pipe.Write(b); err != nil {
-			return 0, errPagerQuit
-		}
-		return len(b), nil
-	case p.height == 0 || p.direct:
-		n, err := p.stdout.Write(b)
-		if err != nil && p.werr == nil {
-			p.werr = err
-		}
-		return n, err
-	}
-	p.held.Write(b)
-	p.lines += bytes.Count(b, []byte("\n"))
-	if p.lines < p.height {
-		return len(b), nil
-	}
-	if err := p.startPager(); err != nil {
-		p.direct = true
-	}
-	held := p.held.Bytes()
-	p.held = bytes.Buffer{}
-	if _, err := p.Write(held); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}
-
-func (p *pagedOutput) startPager() error {
-	if s := strings.TrimSpace(os.Getenv("PAGER")); s != "" {
-		p.pager = exec.Command("sh", "-c", s)
-	} else {
-		p.pager = exec.Command("less", "-R")
-	}
-	p.pager.Stdout, p.pager.Stderr = p.stdout, p.stderr
-	pipe, err := p.pager.StdinPipe()
-	if err != nil {
-		return err
-	}
-	if p.notes.w == nil {
-		p.notes.w = p.stderr
-	}
-	p.notes.page()
-	if err := p.pager.Start(); err != nil {
-		p.notes.flush()
-		return err
-	}
-	p.pipe = pipe
-	return nil
-}
-
-// Close writes what is held (output shorter than a screen), or ends the
-// pager's input and waits for the reader to quit it.
-func (p *pagedOutput) Close() error {
-	if p.pipe == nil {
-		_, err := p.stdout.Write(p.held.Bytes())
-		p.held = bytes.Buffer{}
-		return err
-	}
-	p.pipe.Close()
-	err := p.pager.Wait()
-	p.notes.flush()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil // quitting a pager early is not our failure
-		}
-		return err
-	}
-	return nil
-}
-
 // dialogSource returns the dialog of FILE ("-": stdin) as JSON lines, read
 // as they are needed: a dialog is read as it is; any other input is
 // converted on the fly the way the root command converts it (a session
@@ -358,14 +204,14 @@ func (p *pagedOutput) Close() error {
 // comes before a read error it caused. It is the one place where view and
 // export call the converter.
 func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.Writer) (io.ReadCloser, error) {
-	return dialogSourceText(ctx, file, stdin, stderr, dialog.DefaultMaxText)
+	return dialogSourceText(ctx, file, stdin, cli.IsTerminal(stdin), stderr, dialog.DefaultMaxText)
 }
 
 // dialogSourceText is dialogSource converting with tool results, errors
 // and args strings cut to maxText bytes (--max-text; <= 0: no cap).
-func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr io.Writer, maxText int) (io.ReadCloser, error) {
+func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stdinTerminal bool, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
-	if file == "-" && cli.IsTerminal(stdin) {
+	if file == "-" && stdinTerminal {
 		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
 	}
 	closeFile := func() {}
