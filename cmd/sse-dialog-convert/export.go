@@ -139,7 +139,7 @@ func runExport(ctx context.Context, o exportOptions, files []string, streams *cl
 		return err
 	}
 	// A stop writes no further page and leaves no half-written one.
-	ctx, release := catchStops(ctx, nil)
+	ctx, release := cli.CatchStops(ctx)
 	defer release()
 	var runs []htmlexport.Run
 	failed := false

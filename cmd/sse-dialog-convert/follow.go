@@ -41,7 +41,7 @@ func runFollow(ctx context.Context, o convertOptions, copt dispatch.Options, wop
 	j.feed = func(ctx context.Context, conv *dispatch.Converter) fed {
 		return feedFollow(ctx, conv, file, o.idleTimeout, stderr)
 	}
-	ctx, release := catchStops(ctx, nil)
+	ctx, release := cli.CatchStops(ctx)
 	defer release()
 	return j.run(ctx)
 }
@@ -51,12 +51,12 @@ func runFollow(ctx context.Context, o convertOptions, copt dispatch.Options, wop
 // for its newline), and ends at the stream's final event, after idle
 // without new data, when the file is truncated, or when ctx is done.
 func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle time.Duration, stderr io.Writer) fed {
-	opt := follow.Options{Idle: idle, Grace: followGrace, Done: conv.Finished, Stop: ctx.Done()}
+	opt := follow.Options{Idle: idle, Grace: followGrace, Done: conv.Finished}
 	fail := func(err error) fed { return fed{code: 1, errs: []error{err}} }
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(stderr, "%s: waiting for %s to appear\n", name, cli.QuoteName(file))
 	}
-	f, err := follow.Open(file, opt)
+	f, err := follow.Open(ctx, file, opt)
 	if errors.Is(err, follow.ErrGaveUp) {
 		if ctx.Err() != nil {
 			return fed{} // the stop's ending says it all
@@ -72,7 +72,7 @@ func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle
 		return fail(err) // the file appeared compressed after the output was made
 	}
 
-	r := follow.New(f, opt)
+	r := follow.New(ctx, f, opt)
 	if err := conv.Feed(r, file); err != nil {
 		var oe *dispatch.OutputError
 		if errors.As(err, &oe) {

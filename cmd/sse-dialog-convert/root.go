@@ -18,7 +18,7 @@ const name = cli.Program
 // run is the whole program; main only passes it the process's streams and
 // environment. ctx is cancelled, with a *cli.Stopped as its cause, to stop a
 // conversion as a signal does (the signals themselves are caught by the
-// commands that convert: catchStops).
+// commands that convert: cli.CatchStops).
 func run(ctx context.Context, args []string, streams *cli.Streams) int {
 	if args == nil {
 		args = []string{} // nil makes cobra read os.Args

@@ -207,16 +207,15 @@ func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, s
 
 	// From here on a signal must not cost the dialog its complete entry:
 	// the first stops the run (it is passed on to the agent once it runs),
-	// later ones go to the agent too (a second sends SIGKILL).
-	agentSigs := make(chan os.Signal, 2)
-	ctx, release := catchStops(ctx, agentSigs)
+	// a second sends the agent SIGKILL.
+	ctx, kill, release := cli.CatchStopsAndKills(ctx)
 	defer release()
 
 	j := o.job(source{name: "the agent's output"}, copt, wopt, stderr)
 	j.out = fileOutput(o.outputPath(), stdout)
 	j.lines = "output line"
 	j.waitOnStop = true
-	a := &agent{o: &o, argv: argv, stdin: agentIn, stdout: stdout, stderr: stderr, sigs: agentSigs, dialog: j.out}
+	a := &agent{o: &o, argv: argv, stdin: agentIn, stdout: stdout, stderr: stderr, kill: kill, dialog: j.out}
 	j.feed = a.feed
 	return j.run(ctx)
 }
@@ -228,8 +227,8 @@ type agent struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	sigs   chan os.Signal // what agentrun passes on to the agent's group
-	dialog *output        // the dialog, open once the feed starts
+	kill   <-chan struct{} // closed by a second signal: SIGKILL to the agent's group
+	dialog *output         // the dialog, open once the feed starts
 }
 
 func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
@@ -255,21 +254,6 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 		defer transcript.Close() // for the early returns; closed and checked below
 	}
 
-	// The stop the context brings is passed on to the agent's group.
-	ran := make(chan struct{})
-	defer close(ran)
-	go func() {
-		select {
-		case <-ctx.Done():
-			if s, ok := context.Cause(ctx).(*cli.Stopped); ok {
-				select {
-				case a.sigs <- s.Signal:
-				default:
-				}
-			}
-		case <-ran:
-		}
-	}()
 	cfg := agentrun.Config{
 		Argv:     a.argv,
 		Stdin:    a.stdin,
@@ -279,7 +263,7 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 		Linger:   o.linger,
 		Drain:    drainAfterExit,
 		Finished: conv.Finished,
-		Signals:  a.sigs,
+		Kill:     a.kill,
 		OnStop: func(c agentrun.Cause, sig os.Signal) {
 			// Close now: whoever sent the signal may not wait for the agent.
 			switch c {
@@ -302,7 +286,8 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 		cfg.Tee = a.stdout
 	}
 	var feedErr error
-	res, err := agentrun.Run(cfg, func(r io.Reader) { feedErr = conv.Feed(r, "<agent stdout>") })
+	// The stop the context brings is passed on to the agent's group.
+	res, err := agentrun.Run(ctx, cfg, func(r io.Reader) { feedErr = conv.Feed(r, "<agent stdout>") })
 	var se *agentrun.StartError
 	if errors.As(err, &se) {
 		return fed{code: se.ExitCode(), errs: []error{se}, ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: se.Error()}}

@@ -128,7 +128,7 @@ func runView(ctx context.Context, o viewOptions, args []string, streams *cli.Str
 		s := view.NewStream(stdout, vopt)
 		// What is not shown is counted, and said before the closing line.
 		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits()}}
-		err := followDialog(file, o.idleTimeout, o.maxText, stderr, func(line []byte, n int64) error {
+		err := followDialog(ctx, file, o.idleTimeout, o.maxText, stderr, func(line []byte, n int64) error {
 			if n > 0 {
 				unshown.LeftOut.LongLines++
 				unshown.LeftOut.LongBytes += n
@@ -410,11 +410,11 @@ func firstLineCapped(br *bufio.Reader, max int) ([]byte, error) {
 //
 // fn gets each line, or for a line longer than dialogread.DefaultMaxBytes,
 // read without being kept, an empty one and its length.
-func followDialog(file string, idle time.Duration, maxText int, stderr io.Writer, fn func(line []byte, long int64) error) error {
-	stop := make(chan struct{})
-	defer close(stop)
-	opt := follow.Options{Idle: idle, Grace: followGrace, Stop: stop}
-	f, err := follow.Open(file, opt)
+func followDialog(ctx context.Context, file string, idle time.Duration, maxText int, stderr io.Writer, fn func(line []byte, long int64) error) error {
+	ctx, stop := context.WithCancel(ctx) // done on return: the reading and the conversion end with it
+	defer stop()
+	opt := follow.Options{Idle: idle, Grace: followGrace}
+	f, err := follow.Open(ctx, file, opt)
 	if errors.Is(err, follow.ErrGaveUp) {
 		return fmt.Errorf("%s did not appear within %v", file, idle)
 	}
@@ -427,7 +427,7 @@ func followDialog(file string, idle time.Duration, maxText int, stderr io.Writer
 	}
 	var finished func() bool
 	opt.Done = func() bool { return finished != nil && finished() }
-	br := bufio.NewReaderSize(follow.New(f, opt), 64<<10)
+	br := bufio.NewReaderSize(follow.New(ctx, f, opt), 64<<10)
 	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", file, err)
@@ -457,7 +457,7 @@ func followDialog(file string, idle time.Duration, maxText int, stderr io.Writer
 		finished = conv.Finished
 		return j.readInputs(conv)
 	}
-	go func() { pw.CloseWithError(j.run(context.Background())) }()
+	go func() { pw.CloseWithError(j.run(ctx)) }()
 	err = dialogread.EachLineCapped(pr, dialogread.DefaultMaxBytes, fn)
 	pr.CloseWithError(errors.New("view stopped"))
 	return err
