@@ -104,7 +104,7 @@ func newRootCmd(streams *cli.Streams) *cobra.Command {
 	cmd.SetIn(streams.In)
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
-	cmd.SetFlagErrorFunc(flagError) // the subcommands' too
+	cmd.SetFlagErrorFunc(cli.FlagError) // the subcommands' too
 	convert := newConvertCmd("convert [flags] [FILE ...]", "Convert transcripts into dialog.jsonl: what "+name+" does without a command")
 	convert.Example = "  " + name + " convert transcript.jsonl -o dialog.jsonl"
 	cmd.AddCommand(convert)
@@ -138,7 +138,7 @@ func newConvertCmd(use, short string) *cobra.Command {
 		ValidArgsFunction: cobra.FixedCompletions(nil, cobra.ShellCompDirectiveDefault),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.HasParent() {
-				if err := notACommand(cmd, args); err != nil {
+				if err := cli.NotACommand(cmd, args); err != nil {
 					return err
 				}
 			}
@@ -176,10 +176,10 @@ func newHelpCmd() *cobra.Command {
 				// The root takes FILEs: Find leaves a name that is no
 				// command in rest.
 				topic := strings.Join(args, " ")
-				if best := closestCommand(root, cli.FirstOf(append(rest, topic)...)); best != "" {
+				if best := cli.ClosestCommand(root, cli.FirstOf(append(rest, topic)...)); best != "" {
 					return cli.Refusef("unknown help topic %q; did you mean %q?", topic, best)
 				}
-				return cli.Refusef("unknown help topic %q (the commands: %s)", topic, strings.Join(commandNames(root), ", "))
+				return cli.Refusef("unknown help topic %q (the commands: %s)", topic, strings.Join(cli.CommandNames(root), ", "))
 			}
 			cmd.InitDefaultHelpFlag()
 			cmd.InitDefaultVersionFlag()
@@ -200,7 +200,7 @@ func strictCompletion(c *cobra.Command) {
 		for _, sub := range c.Commands() {
 			shells = append(shells, sub.Name())
 		}
-		if best := closest(args[0], shells); best != "" {
+		if best := cli.Closest(args[0], shells); best != "" {
 			return cli.Refusef("no completion for %q; did you mean %q?", args[0], best)
 		}
 		return cli.Refusef("no completion for %q: the shells are %s (%s completion SHELL)", args[0], strings.Join(shells, ", "), name)
