@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/command"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
@@ -67,7 +68,7 @@ match of a regular expression in every string before anything is written.`,
 	f.StringVar(&o.outDir, "out-dir", "", "write one page per FILE into `DIR`, plus index.html")
 	f.StringArrayVar(&o.redact, "redact", nil, "mask every match of `REGEX` in every string (repeatable)")
 	o.maxText = dialog.DefaultMaxText
-	f.Var(cli.SizeValue[int]{P: &o.maxText}, "max-text", maxTextUsage)
+	f.Var(cli.SizeValue[int]{P: &o.maxText}, "max-text", command.MaxTextUsage)
 	return cmd
 }
 
@@ -86,7 +87,7 @@ func runExport(ctx context.Context, o exportOptions, files []string, streams *cl
 	if err != nil {
 		return cli.Usagef("--redact: %v", err)
 	}
-	if err := checkMaxText(o.maxText); err != nil {
+	if err := command.CheckMaxText(o.maxText); err != nil {
 		return err
 	}
 	// A folder of several sessions is a page per session: in --out-dir,
@@ -177,7 +178,7 @@ func exportOne(ctx context.Context, file, out string, maxText int, red *dialogre
 	if err != nil {
 		return err
 	}
-	d, err := readSource(src, file, red)
+	d, err := command.ReadSource(src, file, red)
 	if err != nil {
 		return err
 	}

@@ -8,34 +8,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/command"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
-	"github.com/ssebench/sse-dialog-convert/internal/follow"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
-	"github.com/ssebench/sse-dialog-convert/internal/view"
 )
 
-type viewOptions struct {
-	width       int
-	full        bool
-	noPager     bool
-	color       string
-	follow      bool
-	idleTimeout time.Duration
-	redact      []string
-	maxText     int
-}
-
 func newViewCmd(streams *cli.Streams) *cobra.Command {
-	var o viewOptions
+	var o command.ViewOptions
 	cmd := &cobra.Command{
 		Use:   "view [FILE]",
 		Short: "Show a dialog (or any transcript the converter reads) in the terminal",
@@ -65,134 +52,26 @@ $PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`
 		},
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runView(cmd.Context(), o, args, streams)
+			file := "-"
+			if len(args) == 1 {
+				file = args[0]
+			}
+			return command.View(cmd.Context(), o, file, streams, viewSources())
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.width, "width", 0, "wrap at `COLUMNS` (default: the terminal's width, else 80)")
-	f.BoolVar(&o.full, "full", false, "show tool results in full instead of folded")
-	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
-	f.StringVar(&o.color, "color", "auto", "`WHEN` to colour: auto (on a terminal), always, never; NO_COLOR always wins")
-	f.BoolVar(&o.follow, "follow", false, "draw the dialog as another process writes it, until its complete entry")
-	o.idleTimeout = 5 * time.Minute
-	f.Var((*cli.DurationValue)(&o.idleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
-	f.StringArrayVar(&o.redact, "redact", nil, "mask every match of `REGEX` in every string (repeatable)")
-	o.maxText = dialog.DefaultMaxText
-	f.Var(cli.SizeValue[int]{P: &o.maxText}, "max-text", maxTextUsage)
+	f.IntVar(&o.Width, "width", 0, "wrap at `COLUMNS` (default: the terminal's width, else 80)")
+	f.BoolVar(&o.Full, "full", false, "show tool results in full instead of folded")
+	f.BoolVar(&o.NoPager, "no-pager", false, "never page the output")
+	f.StringVar(&o.Color, "color", "auto", "`WHEN` to colour: auto (on a terminal), always, never; NO_COLOR always wins")
+	f.BoolVar(&o.Follow, "follow", false, "draw the dialog as another process writes it, until its complete entry")
+	o.IdleTimeout = 5 * time.Minute
+	f.Var((*cli.DurationValue)(&o.IdleTimeout), "idle-timeout", "with --follow, stop after `DURATION` without new data: seconds or a duration (0: never)")
+	f.StringArrayVar(&o.Redact, "redact", nil, "mask every match of `REGEX` in every string (repeatable)")
+	o.MaxText = dialog.DefaultMaxText
+	f.Var(cli.SizeValue[int]{P: &o.MaxText}, "max-text", command.MaxTextUsage)
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
-}
-
-func runView(ctx context.Context, o viewOptions, args []string, streams *cli.Streams) error {
-	stdin, stdout, stderr := streams.In, streams.Out, streams.ErrOut
-	file := "-"
-	if len(args) == 1 {
-		file = args[0]
-	}
-	red, err := dialogread.NewRedactor(o.redact)
-	if err != nil {
-		return cli.Usagef("--redact: %v", err)
-	}
-	if o.idleTimeout < 0 {
-		return cli.Usagef("--idle-timeout cannot be negative")
-	}
-	if err := checkMaxText(o.maxText); err != nil {
-		return err
-	}
-	tty, width, height := streams.OutTerminal, 80, 0
-	if tty && streams.OutWidth > 0 {
-		width, height = streams.OutWidth, streams.OutHeight
-	}
-	color := false
-	switch o.color {
-	case "auto":
-		color = tty
-	case "always":
-		color = true
-	case "never":
-	default:
-		return cli.Usagef("unknown --color %q (want auto, always or never)", o.color)
-	}
-	if streams.Getenv("NO_COLOR") != "" || streams.Getenv("TERM") == "dumb" {
-		color = false
-	}
-	if o.width > 0 {
-		width = o.width
-	}
-	vopt := view.Options{Width: width, Color: color, Full: o.full}
-
-	if o.follow {
-		if file == "-" {
-			return cli.Usagef("--follow needs a FILE")
-		}
-		s := view.NewStream(stdout, vopt)
-		// What is not shown is counted, and said before the closing line.
-		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits()}}
-		err := followDialog(ctx, file, o.idleTimeout, o.maxText, stderr, func(line []byte, n int64) error {
-			if n > 0 {
-				unshown.LeftOut.LongLines++
-				unshown.LeftOut.LongBytes += n
-				return nil
-			}
-			e, perr := dialogread.ParseLine(line, red)
-			if perr != nil {
-				if len(bytes.TrimSpace(line)) > 0 {
-					unshown.Skipped++
-				}
-				return nil
-			}
-			return s.Add(e)
-		})
-		if msg := unshown.Banner(); msg != "" {
-			s.Note(msg)
-		}
-		if cerr := s.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-
-	if sessions := folderSessions(file, stdin); sessions != nil {
-		return cli.Refusef("%s holds %d sessions and view shows one: name it (%s view %s), or export them all (%s export --html --out-dir DIR %s)",
-			file, len(sessions), name, sessions[0], name, file)
-	}
-	// Drawn as it is read: the first screen shows before the rest is
-	// read, and what is held is what waits to be merged, not the dialog.
-	pageAt := 0
-	if tty && !o.noPager && height > 0 {
-		pageAt = height
-	}
-	out := view.NewPager(stdout, stderr, pageAt, strings.TrimSpace(streams.Getenv("PAGER")))
-	src, err := dialogSourceText(ctx, file, stdin, streams.InTerminal, out.Notes(), o.maxText)
-	if err != nil {
-		return err
-	}
-	err = view.DrawFrom(out, src, red, dialogread.DefaultMaxBytes, vopt, view.DefaultHold())
-	cerr := src.Close()
-	perr := out.Close()
-	switch {
-	case errors.Is(err, view.ErrPagerQuit) || errors.Is(perr, view.ErrPagerQuit):
-		return nil // quitting a pager early is not our failure
-	case cerr != nil:
-		return cerr // the conversion's failure, before the read error it caused
-	case out.WriteErr() != nil:
-		return out.WriteErr() // writing the view failed, not reading the dialog
-	case err != nil:
-		return fmt.Errorf("reading %s: %w", cli.QuoteName(file), err)
-	}
-	return perr
-}
-
-// maxTextUsage is view's and export's --max-text: it caps what a
-// conversion on the fly keeps; a dialog is shown as it was written.
-const maxTextUsage = "when FILE is converted, cut tool results, errors and args strings to `BYTES` (16k, 2M: KiB, MiB) with a marker (0 or -1: no cap)"
-
-// checkMaxText refuses a --max-text below -1.
-func checkMaxText(n int) error {
-	if n < -1 {
-		return cli.Usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", n)
-	}
-	return nil
 }
 
 // dialogSource returns the dialog of FILE ("-": stdin) as JSON lines, read
@@ -234,7 +113,7 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stdinTe
 	done := func() { release(); closeFile() }
 	br := bufio.NewReaderSize(r, 64<<10)
 	// A first line longer than a dialog's line cap is no dialog to show.
-	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
+	first, err := command.FirstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
 		done()
 		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.name), cli.UnwrapPath(err))
@@ -289,19 +168,6 @@ func (s *sourceReader) Close() error {
 
 // errViewClosed ends a conversion whose dialog is no longer read.
 var errViewClosed = errors.New("the dialog is no longer read")
-
-// readSource reads a dialog from src within dialogread's limits; the
-// conversion's failure comes before the read error it caused.
-func readSource(src io.ReadCloser, file string, red *dialogread.Redactor) (*dialogread.Dialog, error) {
-	d, err := dialogread.ReadLimited(src, red, dialogread.DefaultLimits())
-	if cerr := src.Close(); cerr != nil {
-		return nil, cerr
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(file), err)
-	}
-	return d, nil
-}
 
 // folderSessions lists the sessions of a FILE that is a folder holding
 // more than one (each a dialog of its own, which view and export cannot
@@ -384,77 +250,23 @@ func viewJob(src source, w io.Writer, stderr io.Writer, maxText int) (*job, erro
 	return j, nil
 }
 
-// firstLineCapped reads the first line of br, newline included, or its
-// first max bytes and a few more when it is longer (0: whatever its length).
-func firstLineCapped(br *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) && max > 0 && len(line) > max {
-			return line, nil
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, err
-		}
-		return line, nil
-	}
+// viewSources is the conversion view and export use: input discovery and
+// the job.
+func viewSources() command.Sources {
+	return command.Sources{Dialog: dialogSourceText, Sessions: folderSessions, Live: liveDialog}
 }
 
-// followDialog passes each line of a growing dialog to fn: FILE itself when
-// it is a dialog, else its live conversion. It ends at the dialog's
-// complete entry, or after idle without new data.
-//
-// fn gets each line, or for a line longer than dialogread.DefaultMaxBytes,
-// read without being kept, an empty one and its length.
-func followDialog(ctx context.Context, file string, idle time.Duration, maxText int, stderr io.Writer, fn func(line []byte, long int64) error) error {
-	ctx, stop := context.WithCancel(ctx) // done on return: the reading and the conversion end with it
-	defer stop()
-	opt := follow.Options{Idle: idle, Grace: followGrace}
-	f, err := follow.Open(ctx, file, opt)
-	if errors.Is(err, follow.ErrGaveUp) {
-		return fmt.Errorf("%s did not appear within %v", file, idle)
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := refuseCompressed(f, file); err != nil {
-		return err
-	}
-	var finished func() bool
-	opt.Done = func() bool { return finished != nil && finished() }
-	br := bufio.NewReaderSize(follow.New(ctx, f, opt), 64<<10)
-	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", file, err)
-	}
-	in := io.MultiReader(bytes.NewReader(first), br)
-
-	if dialogread.IsDialog(first) {
-		complete := false
-		finished = func() bool { return complete }
-		return dialogread.EachLineCapped(in, dialogread.DefaultMaxBytes, func(line []byte, long int64) error {
-			if !complete && bytes.Contains(line, []byte(`"complete"`)) {
-				if e, err := dialogread.ParseLine(line, nil); err == nil && e.Type == "complete" {
-					complete = true
-				}
-			}
-			return fn(line, long)
-		})
-	}
-
+// liveDialog is command.LiveDialog: the live conversion of a followed
+// transcript (view --follow).
+func liveDialog(ctx context.Context, in io.Reader, file string, stderr io.Writer, maxText int, started func(finished func() bool), fn func(line []byte, long int64) error) error {
 	pr, pw := io.Pipe()
 	j, err := viewJob(source{name: file, inputs: []*input{readerInput(in, file)}}, pw, stderr, maxText)
 	if err != nil {
 		return err
 	}
-	j.inputs[0].stream = false // a followed file is never compressed (refused above)
+	j.inputs[0].stream = false // a followed file is never compressed (refused before)
 	j.feed = func(_ context.Context, conv *dispatch.Converter) fed {
-		finished = conv.Finished
+		started(conv.Finished)
 		return j.readInputs(conv)
 	}
 	go func() { pw.CloseWithError(j.run(ctx)) }()

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/command"
 )
 
 // afterInit drops the session block, which says what the conversion was
@@ -207,7 +208,7 @@ func TestViewDrawsAsItReads(t *testing.T) {
 	out := make(chanWriter, 1000)
 	done := make(chan error, 1)
 	go func() {
-		done <- runView(context.Background(), viewOptions{color: "never", maxText: 16 << 10}, nil, cli.NewStreams(pr, out, io.Discard))
+		done <- command.View(context.Background(), command.ViewOptions{Color: "never", MaxText: 16 << 10}, "-", cli.NewStreams(pr, out, io.Discard), viewSources())
 	}()
 	rest := make(chan struct{})
 	go func() { // the writer never blocks the test: a view that stopped fails it below
@@ -256,7 +257,7 @@ func TestViewWriteErrorIsNoReadError(t *testing.T) {
 	}
 	defer full.Close()
 	var stderr bytes.Buffer
-	err = runView(context.Background(), viewOptions{color: "never", noPager: true, maxText: 16 << 10}, []string{"../../testdata/view/showcase.dialog.jsonl"}, cli.NewStreams(strings.NewReader(""), full, &stderr))
+	err = command.View(context.Background(), command.ViewOptions{Color: "never", NoPager: true, MaxText: 16 << 10}, "../../testdata/view/showcase.dialog.jsonl", cli.NewStreams(strings.NewReader(""), full, &stderr), viewSources())
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "reading")
 	assert.Contains(t, err.Error(), "no space left on device")

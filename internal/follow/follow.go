@@ -8,10 +8,13 @@ package follow
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
 
 // Reason says why a Reader stopped.
@@ -27,6 +30,24 @@ const (
 
 // DefaultPoll is how often the file is checked for new data.
 const DefaultPoll = 200 * time.Millisecond
+
+// Grace is how long --follow goes on reading after the final event while
+// lines still arrive (Options.Grace): lines the agent writes in the same
+// burst (a closing system line, a background task's last output) still
+// get in, and a quiet file stops almost at once.
+const Grace = time.Second
+
+// RefuseCompressed refuses to follow a compressed file: a compressed stream
+// cannot be read while it is written (its blocks end only when the writer
+// flushes them, and the reader cannot resume).
+func RefuseCompressed(f *os.File, file string) error {
+	head := make([]byte, len(sessionfile.ZstdMagic))
+	n, _ := f.ReadAt(head, 0)
+	if kind := sessionfile.Compressed(head[:n]); kind != "" {
+		return fmt.Errorf("cannot follow %s: it is %s-compressed (convert it without --follow)", file, kind)
+	}
+	return nil
+}
 
 // Options configure a Reader.
 type Options struct {
