@@ -246,7 +246,7 @@ func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt
 	jobs := min(o.jobCount(), len(srcs))
 	copt.SinkSize = batchSinkSize
 
-	ctx, release := catchStops(ctx, nil)
+	ctx, release := cli.CatchStops(ctx)
 	defer release()
 	rep := newReporter(stderr, len(srcs))
 	var stats *batchStats

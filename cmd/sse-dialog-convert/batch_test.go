@@ -17,6 +17,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
 // corpusDir holds real captures by other people (never copied into the repo).
@@ -382,7 +384,7 @@ func BenchmarkBatch(b *testing.B) {
 			args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", jobs, "--clock", "0"}, files...)
 			for b.Loop() {
 				var stderr bytes.Buffer
-				if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+				if code := run(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
 					b.Fatalf("exit %d: %s", code, stderr.String())
 				}
 			}
@@ -417,7 +419,7 @@ func BenchmarkBatchSmall(b *testing.B) {
 	args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", "1", "--clock", "0"}, files...)
 	for b.Loop() {
 		var stderr bytes.Buffer
-		if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+		if code := run(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
 			b.Fatalf("exit %d: %s", code, stderr.String())
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
 )
 
@@ -34,7 +35,7 @@ const cliDocsDir = "../../docs/cli"
 // "Auto generated … on <date>" line, so that the pages depend on the code
 // alone.
 func docsRoot() *cobra.Command {
-	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
+	root := newRootCmd(cli.NewStreams(strings.NewReader(""), io.Discard, io.Discard))
 	root.InitDefaultCompletionCmd()
 	var noDate func(*cobra.Command)
 	noDate = func(c *cobra.Command) {

@@ -239,7 +239,7 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 
 	// Signals are caught before the output exists: from then on the dialog
 	// always gets its complete entry.
-	ctx, release := catchStops(ctx, nil)
+	ctx, release := cli.CatchStops(ctx)
 	defer release()
 	if readsStdin(src) && cli.IsTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading agent events from standard input (a terminal); Ctrl-D ends them\n", name)

@@ -13,14 +13,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/follow"
-	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
-
-// followGrace is how long --follow goes on reading after the final event
-// while lines still arrive: lines the agent writes in the same burst (a
-// closing system line, a background task's last output) still get in, and
-// a quiet file stops almost at once.
-const followGrace = time.Second
 
 // runFollow converts file while another process writes it (--follow).
 func runFollow(ctx context.Context, o convertOptions, copt dispatch.Options, wopt dialog.Options, file string, stdout, stderr io.Writer) error {
@@ -29,7 +22,7 @@ func runFollow(ctx context.Context, o convertOptions, copt dispatch.Options, wop
 		return cli.Refusef("refusing to write the dialog to %s: it is the file followed", path)
 	}
 	if f, err := os.Open(file); err == nil {
-		err = refuseCompressed(f, file)
+		err = follow.RefuseCompressed(f, file)
 		f.Close()
 		if err != nil {
 			return err // before the output is created: it stays as it was
@@ -41,7 +34,7 @@ func runFollow(ctx context.Context, o convertOptions, copt dispatch.Options, wop
 	j.feed = func(ctx context.Context, conv *dispatch.Converter) fed {
 		return feedFollow(ctx, conv, file, o.idleTimeout, stderr)
 	}
-	ctx, release := catchStops(ctx, nil)
+	ctx, release := cli.CatchStops(ctx)
 	defer release()
 	return j.run(ctx)
 }
@@ -51,12 +44,12 @@ func runFollow(ctx context.Context, o convertOptions, copt dispatch.Options, wop
 // for its newline), and ends at the stream's final event, after idle
 // without new data, when the file is truncated, or when ctx is done.
 func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle time.Duration, stderr io.Writer) fed {
-	opt := follow.Options{Idle: idle, Grace: followGrace, Done: conv.Finished, Stop: ctx.Done()}
+	opt := follow.Options{Idle: idle, Grace: follow.Grace, Done: conv.Finished}
 	fail := func(err error) fed { return fed{code: 1, errs: []error{err}} }
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(stderr, "%s: waiting for %s to appear\n", name, cli.QuoteName(file))
 	}
-	f, err := follow.Open(file, opt)
+	f, err := follow.Open(ctx, file, opt)
 	if errors.Is(err, follow.ErrGaveUp) {
 		if ctx.Err() != nil {
 			return fed{} // the stop's ending says it all
@@ -68,11 +61,11 @@ func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle
 	}
 	defer f.Close()
 
-	if err := refuseCompressed(f, file); err != nil {
+	if err := follow.RefuseCompressed(f, file); err != nil {
 		return fail(err) // the file appeared compressed after the output was made
 	}
 
-	r := follow.New(f, opt)
+	r := follow.New(ctx, f, opt)
 	if err := conv.Feed(r, file); err != nil {
 		var oe *dispatch.OutputError
 		if errors.As(err, &oe) {
@@ -87,16 +80,4 @@ func feedFollow(ctx context.Context, conv *dispatch.Converter, file string, idle
 		fmt.Fprintf(stderr, "%s: %s was truncated while followed; the dialog ends here\n", name, cli.QuoteName(file))
 	}
 	return fed{whole: true}
-}
-
-// refuseCompressed refuses to follow a compressed file: a compressed stream
-// cannot be read while it is written (its blocks end only when the writer
-// flushes them, and the reader cannot resume).
-func refuseCompressed(f *os.File, file string) error {
-	head := make([]byte, len(sessionfile.ZstdMagic))
-	n, _ := f.ReadAt(head, 0)
-	if kind := sessionfile.Compressed(head[:n]); kind != "" {
-		return fmt.Errorf("cannot follow %s: it is %s-compressed (convert it without --follow)", file, kind)
-	}
-	return nil
 }

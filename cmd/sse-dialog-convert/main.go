@@ -7,6 +7,8 @@ package main
 import (
 	"context"
 	"os"
+
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
-func main() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() { os.Exit(run(context.Background(), os.Args[1:], cli.System())) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,22 +15,22 @@ import (
 // name is the program's, the prefix of every message.
 const name = cli.Program
 
-// run is the whole program; main only passes it the process's streams.
-// ctx is cancelled, with a *cli.Stopped as its cause, to stop a conversion as
-// a signal does (the signals themselves are caught by the commands that
-// convert: catchStops).
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run is the whole program; main only passes it the process's streams and
+// environment. ctx is cancelled, with a *cli.Stopped as its cause, to stop a
+// conversion as a signal does (the signals themselves are caught by the
+// commands that convert: cli.CatchStops).
+func run(ctx context.Context, args []string, streams *cli.Streams) int {
 	if args == nil {
 		args = []string{} // nil makes cobra read os.Args
 	}
-	cmd := newRootCmd(stdin, stdout, stderr)
+	cmd := newRootCmd(streams)
 	cmd.SetArgs(args)
 	ran, err := cmd.ExecuteContextC(ctx)
 	var ue *cli.UsageError
 	if errors.As(err, &ue) && ran != nil {
 		ue.Where = ran.CommandPath()
 	}
-	cli.Tell(stderr, err)
+	cli.Tell(streams.ErrOut, err)
 	return cli.ExitCode(err)
 }
 
@@ -97,22 +96,22 @@ const convertExample = `  # live, in a pipe in the task container: entries reach
   SOURCE_DATE_EPOCH=0 sse-dialog-convert --cwd /work transcript.jsonl -o dialog.jsonl
   sse-dialog-convert validate dialog.jsonl`
 
-func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+func newRootCmd(streams *cli.Streams) *cobra.Command {
 	cmd := newConvertCmd(name+" [flags] [FILE ...]", "Convert coding-agent JSON event streams into SSEBench dialog.jsonl")
 	cmd.Version = buildVersion()
 	cmd.SilenceUsage = true
 	cmd.SilenceErrors = true
-	cmd.SetIn(stdin)
-	cmd.SetOut(stdout)
-	cmd.SetErr(stderr)
-	cmd.SetFlagErrorFunc(flagError) // the subcommands' too
+	cmd.SetIn(streams.In)
+	cmd.SetOut(streams.Out)
+	cmd.SetErr(streams.ErrOut)
+	cmd.SetFlagErrorFunc(cli.FlagError) // the subcommands' too
 	convert := newConvertCmd("convert [flags] [FILE ...]", "Convert transcripts into dialog.jsonl: what "+name+" does without a command")
 	convert.Example = "  " + name + " convert transcript.jsonl -o dialog.jsonl"
 	cmd.AddCommand(convert)
-	cmd.AddCommand(newValidateCmd())
-	cmd.AddCommand(newRunCmd())
-	cmd.AddCommand(newViewCmd())
-	cmd.AddCommand(newExportCmd())
+	cmd.AddCommand(newValidateCmd(streams))
+	cmd.AddCommand(newRunCmd(streams))
+	cmd.AddCommand(newViewCmd(streams))
+	cmd.AddCommand(newExportCmd(streams))
 	cmd.AddCommand(newStatsCmd())
 	cmd.SetHelpCommand(newHelpCmd())
 	cmd.InitDefaultCompletionCmd()
@@ -139,7 +138,7 @@ func newConvertCmd(use, short string) *cobra.Command {
 		ValidArgsFunction: cobra.FixedCompletions(nil, cobra.ShellCompDirectiveDefault),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.HasParent() {
-				if err := notACommand(cmd, args); err != nil {
+				if err := cli.NotACommand(cmd, args); err != nil {
 					return err
 				}
 			}
@@ -177,10 +176,10 @@ func newHelpCmd() *cobra.Command {
 				// The root takes FILEs: Find leaves a name that is no
 				// command in rest.
 				topic := strings.Join(args, " ")
-				if best := closestCommand(root, cli.FirstOf(append(rest, topic)...)); best != "" {
+				if best := cli.ClosestCommand(root, cli.FirstOf(append(rest, topic)...)); best != "" {
 					return cli.Refusef("unknown help topic %q; did you mean %q?", topic, best)
 				}
-				return cli.Refusef("unknown help topic %q (the commands: %s)", topic, strings.Join(commandNames(root), ", "))
+				return cli.Refusef("unknown help topic %q (the commands: %s)", topic, strings.Join(cli.CommandNames(root), ", "))
 			}
 			cmd.InitDefaultHelpFlag()
 			cmd.InitDefaultVersionFlag()
@@ -201,7 +200,7 @@ func strictCompletion(c *cobra.Command) {
 		for _, sub := range c.Commands() {
 			shells = append(shells, sub.Name())
 		}
-		if best := closest(args[0], shells); best != "" {
+		if best := cli.Closest(args[0], shells); best != "" {
 			return cli.Refusef("no completion for %q; did you mean %q?", args[0], best)
 		}
 		return cli.Refusef("no completion for %q: the shells are %s (%s completion SHELL)", args[0], strings.Join(shells, ", "), name)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
@@ -65,7 +66,7 @@ func shellWords(s string) []string {
 // ("Who uses it"), and every example parses: no unknown flag, no flag
 // without its value, no wrong subcommand.
 func TestHelpExamples(t *testing.T) {
-	root := newRootCmd(strings.NewReader(""), new(strings.Builder), new(strings.Builder))
+	root := newRootCmd(cli.NewStreams(strings.NewReader(""), new(strings.Builder), new(strings.Builder)))
 	for _, job := range []string{
 		"| sse-dialog-convert --prompt",            // live, in a pipe
 		"sse-dialog-convert run --timeout",         // wrapping the agent

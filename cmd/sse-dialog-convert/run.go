@@ -2,30 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ssebench/sse-dialog-convert/internal/agentrun"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
-	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/command"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
-
-// reasonNotStarted is complete.reason when the agent could not be started.
-const reasonNotStarted = "not_started"
-
-// drainAfterExit is how long the agent's output may stay open once the
-// agent has exited and its process group is gone (a process that left the
-// group holding the pipe): the run then stops reading.
-const drainAfterExit = time.Second
 
 type runOptions struct {
 	convertOptions
@@ -38,7 +26,7 @@ type runOptions struct {
 	linger       time.Duration
 }
 
-func newRunCmd() *cobra.Command {
+func newRunCmd(streams *cli.Streams) *cobra.Command {
 	var o runOptions
 	cmd := &cobra.Command{
 		Use:   "run [flags] -- COMMAND [ARG ...]",
@@ -80,13 +68,13 @@ and exit status 127 (not found) or 126 (not executable).`,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("timeout") {
-				d, err := envTimeout(os.Getenv("TIMEOUT"))
+				d, err := command.EnvTimeout(streams.Getenv("TIMEOUT"))
 				if err != nil {
 					return err
 				}
 				o.timeout = d
 			}
-			return runRun(cmd.Context(), o, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runRun(cmd.Context(), o, args, streams.In, streams.Out, streams.ErrOut)
 		},
 	}
 	// Flags after COMMAND are COMMAND's, with or without "--".
@@ -102,18 +90,6 @@ and exit status 127 (not found) or 126 (not executable).`,
 	f.Var((*cli.DurationValue)(&o.grace), "grace", "`DURATION` between SIGTERM and SIGKILL when stopping COMMAND")
 	f.Var((*cli.DurationValue)(&o.linger), "linger", "stop COMMAND when it prints nothing for `DURATION` after its final event (0: wait for it)")
 	return cmd
-}
-
-// envTimeout reads $TIMEOUT: seconds, as the benchmark sets it (a Go
-// duration such as 30m is accepted too). Empty or 0: no limit.
-func envTimeout(s string) (time.Duration, error) {
-	if strings.TrimSpace(s) == "" {
-		return 0, nil
-	}
-	if d, err := cli.ParseSeconds(s); err == nil && d >= 0 {
-		return d, nil
-	}
-	return 0, fmt.Errorf("TIMEOUT=%q is not a number of seconds; set it to seconds (TIMEOUT=1800), or give --timeout, which overrides it", s)
 }
 
 func (o *runOptions) transcriptPath() string {
@@ -188,7 +164,7 @@ func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, s
 	if _, ok := stderr.(*os.File); !ok {
 		// The agent's stderr is then copied by a goroutine of its own, while
 		// the converter and we report: one write at a time.
-		stderr = &lockedWriter{w: stderr}
+		stderr = &cli.LockedWriter{W: stderr}
 	}
 	agentIn := stdin
 	var inFile *os.File // --stdin-file
@@ -207,210 +183,39 @@ func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, s
 
 	// From here on a signal must not cost the dialog its complete entry:
 	// the first stops the run (it is passed on to the agent once it runs),
-	// later ones go to the agent too (a second sends SIGKILL).
-	agentSigs := make(chan os.Signal, 2)
-	ctx, release := catchStops(ctx, agentSigs)
+	// a second sends the agent SIGKILL.
+	ctx, kill, release := cli.CatchStopsAndKills(ctx)
 	defer release()
 
 	j := o.job(source{name: "the agent's output"}, copt, wopt, stderr)
 	j.out = fileOutput(o.outputPath(), stdout)
 	j.lines = "output line"
 	j.waitOnStop = true
-	a := &agent{o: &o, argv: argv, stdin: agentIn, stdout: stdout, stderr: stderr, sigs: agentSigs, dialog: j.out}
-	j.feed = a.feed
-	return j.run(ctx)
-}
-
-// agent is run's feed: it starts the agent and converts its output.
-type agent struct {
-	o      *runOptions
-	argv   []string
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	sigs   chan os.Signal // what agentrun passes on to the agent's group
-	dialog *output        // the dialog, open once the feed starts
-}
-
-func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
-	o := a.o
-	if ctx.Err() != nil { // stopped before the agent started: do not start it
-		s := cli.StopOf(ctx)
-		return fed{code: s.ExitCode(), ending: s.Ending()}
-	}
-	var transcript *os.File
-	tpath := o.transcriptPath()
+	a := &command.Agent{Argv: argv, Stdin: agentIn, Stdout: stdout, Stderr: stderr, Kill: kill,
+		Timeout: o.timeout, Grace: o.grace, Linger: o.linger, Tee: o.tee}
 	if !o.noTranscript {
-		var err error
-		if transcript, err = openTranscript(tpath, a.writes()); err != nil {
-			code := 1
-			var ue *cli.UsageError
-			if errors.As(err, &ue) {
-				code = 2
-			} else {
-				err = fmt.Errorf("cannot write the transcript: %w", err)
-			}
-			return fed{code: code, errs: []error{err}, ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: err.Error()}}
-		}
-		defer transcript.Close() // for the early returns; closed and checked below
+		a.Transcript = o.transcriptPath()
 	}
-
-	// The stop the context brings is passed on to the agent's group.
-	ran := make(chan struct{})
-	defer close(ran)
-	go func() {
-		select {
-		case <-ctx.Done():
-			if s, ok := context.Cause(ctx).(*cli.Stopped); ok {
-				select {
-				case a.sigs <- s.Signal:
-				default:
-				}
-			}
-		case <-ran:
-		}
-	}()
-	cfg := agentrun.Config{
-		Argv:     a.argv,
-		Stdin:    a.stdin,
-		Stderr:   a.stderr,
-		Timeout:  o.timeout,
-		Grace:    o.grace,
-		Linger:   o.linger,
-		Drain:    drainAfterExit,
-		Finished: conv.Finished,
-		Signals:  a.sigs,
-		OnStop: func(c agentrun.Cause, sig os.Signal) {
-			// Close now: whoever sent the signal may not wait for the agent.
-			switch c {
-			case agentrun.TimedOut:
-				fmt.Fprintf(a.stderr, "%s: the agent ran for %v, its time limit: stopping it\n", name, o.timeout)
-				_ = conv.Close(&dialog.Ending{Status: dialog.StatusTimeout, Reason: dialog.ReasonTimeout,
-					Message: fmt.Sprintf("stopped at the time limit of %v", o.timeout)})
-			case agentrun.Signaled:
-				_ = conv.Close((&cli.Stopped{Signal: sig}).Ending())
-			case agentrun.Lingered:
-				fmt.Fprintf(a.stderr, "%s: the agent printed nothing for %v after its final event: stopping it\n", name, o.linger)
-				_ = conv.Close(nil) // the final event decides
-			}
-		},
+	a.Writes = func() []command.OpenFile { return o.writes(j.out, stdout) }
+	j.feed = func(ctx context.Context, conv *dispatch.Converter) fed {
+		f := a.Feed(ctx, conv)
+		return fed{code: f.Code, ending: f.Ending, errs: f.Errs, outErr: f.OutErr, whole: f.Whole}
 	}
-	if transcript != nil {
-		cfg.Transcript = transcript
-	}
-	if o.tee {
-		cfg.Tee = a.stdout
-	}
-	var feedErr error
-	res, err := agentrun.Run(cfg, func(r io.Reader) { feedErr = conv.Feed(r, "<agent stdout>") })
-	var se *agentrun.StartError
-	if errors.As(err, &se) {
-		return fed{code: se.ExitCode(), errs: []error{se}, ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: se.Error()}}
-	}
-	if err != nil {
-		return fed{code: 1, errs: []error{err}}
-	}
-
-	if transcript != nil {
-		if cerr := transcript.Close(); cerr != nil && res.TranscriptErr == nil {
-			res.TranscriptErr = cerr
-		}
-	}
-	f := fed{whole: res.Cause == agentrun.Exited}
-	f.code, f.ending = judge(res, conv)
-	if res.TranscriptErr != nil {
-		f.errs = append(f.errs, fmt.Errorf("writing the transcript to %s: %w", tpath, cli.UnwrapPath(res.TranscriptErr)))
-		f.code = failCode(f.code, 1)
-	}
-	var oe *dispatch.OutputError
-	switch {
-	case errors.As(feedErr, &oe):
-		f.outErr = feedErr
-	case feedErr != nil:
-		// Reading a pipe fails only if something is badly wrong; say so.
-		f.errs = append(f.errs, fmt.Errorf("reading the agent's output: %w", feedErr))
-		f.code = failCode(f.code, 1)
-	}
-	return f
-}
-
-// judge gives our exit code and the dialog's ending, from how the run ended.
-func judge(res agentrun.Result, conv *dispatch.Converter) (int, *dialog.Ending) {
-	switch res.Cause {
-	case agentrun.TimedOut:
-		return res.Code, nil // the ending was written when the stop began
-	case agentrun.Signaled:
-		return (&cli.Stopped{Signal: res.Signal}).ExitCode(), nil
-	case agentrun.Lingered:
-		if conv.Summary().Status == dialog.StatusSuccess {
-			return 0, nil
-		}
-		return 1, nil
-	}
-	if conv.Finished() {
-		return res.Code, nil // the final event decides the dialog
-	}
-	msg := fmt.Sprintf("the agent exited with code %d before its final event", res.Code)
-	if res.KilledBy != 0 {
-		msg = fmt.Sprintf("the agent was killed by %s before its final event", cli.SignalName(res.KilledBy))
-	}
-	return res.Code, &dialog.Ending{Status: dialog.StatusError, Reason: dialog.ReasonIncomplete, Message: msg}
-}
-
-// lockedWriter serialises writes from several goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return j.run(ctx)
 }
 
 // writes are the files the run writes besides the transcript, as they are
 // open: the dialog, and standard output (the dialog with -o -, --tee).
-func (a *agent) writes() []namedFile {
-	var out []namedFile
-	if a.dialog != nil && a.dialog.f != nil {
-		f := namedFile{what: "the dialog", path: a.dialog.path}
-		f.info, _ = a.dialog.f.Stat()
-		out = append(out, f)
+func (o *runOptions) writes(dialogOut *output, stdout io.Writer) []command.OpenFile {
+	var out []command.OpenFile
+	if dialogOut != nil && dialogOut.f != nil {
+		f := namedFile{what: "the dialog", path: dialogOut.path}
+		f.info, _ = dialogOut.f.Stat()
+		out = append(out, command.OpenFile{Name: f.String(), Info: f.info})
 	}
-	if a.o.tee || a.o.outputPath() == "-" {
-		out = append(out, stdoutFile("standard output", a.stdout))
+	if o.tee || o.outputPath() == "-" {
+		f := stdoutFile("standard output", stdout)
+		out = append(out, command.OpenFile{Name: f.String(), Info: f.info})
 	}
 	return out
-}
-
-// openTranscript opens the transcript, creating it and its folder, and
-// refuses it when it is one of the files the run writes (writes): through a
-// dangling symlink or a symlinked folder, the usual first run, the check
-// before the start sees no file yet, and the dialog and the transcript went
-// into one file, both corrupt, exit 0. The open files are compared, before
-// a byte is written; the transcript is emptied only after.
-func openTranscript(path string, writes []namedFile) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o666)
-	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err == nil && info.Mode().IsRegular() {
-		for _, w := range writes {
-			if w.info != nil && os.SameFile(info, w.info) {
-				f.Close()
-				return nil, cli.Refusef("refusing to write the transcript to %s: it is the same file as %s", cli.QuoteName(path), w)
-			}
-		}
-		err = f.Truncate(0)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }

@@ -505,32 +505,6 @@ func TestRunEnvironment(t *testing.T) {
 	assert.Contains(t, stderr, `TIMEOUT="soon" is not a number of seconds`)
 }
 
-func TestEnvTimeout(t *testing.T) {
-	tests := []struct {
-		in   string
-		want time.Duration
-		bad  bool
-	}{
-		{in: "", want: 0},
-		{in: "0", want: 0},
-		{in: "1800", want: 30 * time.Minute},
-		{in: " 2.5 ", want: 2500 * time.Millisecond},
-		{in: "30m", want: 30 * time.Minute},
-		{in: "-5", bad: true},
-		{in: "soon", bad: true},
-		{in: "1e300", bad: true},
-	}
-	for _, tt := range tests {
-		got, err := envTimeout(tt.in)
-		if tt.bad {
-			assert.Error(t, err, tt.in)
-			continue
-		}
-		require.NoError(t, err, tt.in)
-		assert.Equal(t, tt.want, got, tt.in)
-	}
-}
-
 // TestRunSignal: a signal sent to us is passed on to the agent's group; the
 // dialog ends with timeout/signal and we exit 128+N. It needs the binary:
 // the test process cannot signal itself safely.

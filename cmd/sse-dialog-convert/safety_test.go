@@ -9,7 +9,6 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -85,18 +84,6 @@ func TestStdoutOverAnInputIsRefused(t *testing.T) {
 		assert.Equal(t, 2, r.code, "%v", tt.args)
 		assert.Equal(t, name+": "+tt.want+"\n", r.stderr)
 		requireUnchanged(t, before)
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		d    int
-	}{
-		{"run", "run", 0}, {"rnu", "run", 1}, {"valdiate", "validate", 1}, {"vaildate", "validate", 1},
-		{"validat", "validate", 1}, {"", "run", 3}, {"transcript", "run", 8}, {"rm", "run", 2},
-	} {
-		assert.Equal(t, tt.d, editDistance(tt.a, tt.b), "%s %s", tt.a, tt.b)
 	}
 }
 
@@ -264,40 +251,12 @@ func TestCommandLineTruths(t *testing.T) {
 		}
 		var d cli.DurationValue
 		assert.Error(t, d.Set("soon"))
-		cmd := newRunCmd()
+		cmd := newRunCmd(cli.System())
 		require.NoError(t, cmd.ParseFlags([]string{"--timeout", "1800", "--grace", "5", "--linger", "0"}))
 		for flag, want := range map[string]string{"timeout": "30m0s", "grace": "5s", "linger": "0"} {
 			assert.Equal(t, want, cmd.Flags().Lookup(flag).Value.String(), flag)
 		}
 	})
-}
-
-// TestVersionString: --version gives the module version and, when the go
-// command stamped one, the commit the binary was built from.
-func TestVersionString(t *testing.T) {
-	vcs := []debug.BuildSetting{
-		{Key: "vcs", Value: "git"},
-		{Key: "vcs.revision", Value: "5328ae68e9627b9bcdce773c51e67798fe1ae3e6"},
-		{Key: "vcs.time", Value: "2026-11-30T17:39:21Z"},
-		{Key: "vcs.modified", Value: "true"},
-	}
-	tests := []struct {
-		name, stamped string
-		bi            *debug.BuildInfo
-		want          string
-	}{
-		{"go install …@version: no checkout", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, "v1.2.0"},
-		{"built in a clone", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261130173921-5328ae68e962+dirty"}, Settings: vcs},
-			"v0.0.0-20261130173921-5328ae68e962+dirty (revision 5328ae68e9627b9bcdce773c51e67798fe1ae3e6, 2026-11-30T17:39:21Z, modified)"},
-		{"no version known", "", &debug.BuildInfo{Settings: vcs[:2]}, "dev (revision 5328ae68e9627b9bcdce773c51e67798fe1ae3e6)"},
-		{"go build -buildvcs=false", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "dev"},
-		{"make release", "v0.1.0", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "v0.1.0"},
-		{"make build", "v0.3.0-4-g5328ae6", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "v0.3.0-4-g5328ae6"},
-		{"no build info", "", nil, "dev"},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, versionString(tt.stamped, tt.bi), tt.name)
-	}
 }
 
 // A dialog given as input is named, not read as Gemini CLI's stream (its

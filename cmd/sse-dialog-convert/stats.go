@@ -107,7 +107,7 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 		}
 		runs = append(runs, found...)
 	}
-	rows = append(rows, statsRows(ctx, runs, o.jobs, stdin, &lockedWriter{w: stderr})...)
+	rows = append(rows, statsRows(ctx, runs, o.jobs, stdin, &cli.LockedWriter{W: stderr})...)
 	if ctx.Err() != nil {
 		return cli.StopOf(ctx)
 	}

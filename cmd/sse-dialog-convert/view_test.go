@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/command"
 )
 
 // afterInit drops the session block, which says what the conversion was
@@ -63,43 +65,6 @@ func TestViewColourAndWidth(t *testing.T) {
 	_, full, _ := runCLI(t, "", "view", "--full", f)
 	assert.Contains(t, full, "   148    }")
 	assert.NotContains(t, plain, "   148    }")
-}
-
-// TestPagerIsRunByTheShell: once the output fills a screen, $PAGER gets
-// all of it on its stdin, what came before and what comes after; output
-// shorter than a screen is written as it is.
-func TestPagerIsRunByTheShell(t *testing.T) {
-	t.Setenv("PAGER", "tr a-z A-Z")
-	var out, errOut bytes.Buffer
-	p := &pagedOutput{stdout: &out, stderr: &errOut, height: 2}
-	for _, s := range []string{"abc\n", "def\n", "ghi\n"} {
-		_, err := p.Write([]byte(s))
-		require.NoError(t, err)
-	}
-	require.NoError(t, p.Close())
-	assert.Equal(t, "ABC\nDEF\nGHI\n", out.String())
-
-	out.Reset()
-	p = &pagedOutput{stdout: &out, stderr: &errOut, height: 3}
-	_, err := p.Write([]byte("abc\ndef\n"))
-	require.NoError(t, err)
-	require.NoError(t, p.Close())
-	assert.Equal(t, "abc\ndef\n", out.String(), "shorter than a screen: no pager")
-}
-
-// TestPagerQuitEarly: a pager quit before the end stops the drawing, and
-// is no failure.
-func TestPagerQuitEarly(t *testing.T) {
-	t.Setenv("PAGER", "head -c 1 >/dev/null")
-	var out, errOut bytes.Buffer
-	p := &pagedOutput{stdout: &out, stderr: &errOut, height: 1}
-	line := []byte(strings.Repeat("x", 1<<10) + "\n")
-	var err error
-	for i := 0; i < 1<<12 && err == nil; i++ { // 4 MiB: more than a pipe holds
-		_, err = p.Write(line)
-	}
-	assert.ErrorIs(t, err, errPagerQuit)
-	assert.NoError(t, p.Close())
 }
 
 // TestViewFollow draws a dialog and a transcript while they are written,
@@ -171,7 +136,7 @@ func TestViewDrawsAsItReads(t *testing.T) {
 	out := make(chanWriter, 1000)
 	done := make(chan error, 1)
 	go func() {
-		done <- runView(context.Background(), viewOptions{color: "never", maxText: 16 << 10}, nil, pr, out, io.Discard)
+		done <- command.View(context.Background(), command.ViewOptions{Color: "never", MaxText: 16 << 10}, "-", cli.NewStreams(pr, out, io.Discard), viewSources())
 	}()
 	rest := make(chan struct{})
 	go func() { // the writer never blocks the test: a view that stopped fails it below
@@ -211,24 +176,6 @@ func TestViewDrawsAsItReads(t *testing.T) {
 	assert.Contains(t, seen.String(), "■ success")
 }
 
-// TestPagerNotes: the conversion's warnings go to stderr until a pager
-// owns the terminal, are kept while it runs (not drawn into its screen),
-// and come out once it is quit.
-func TestPagerNotes(t *testing.T) {
-	var stderr bytes.Buffer
-	n := pagerNotes{w: &stderr}
-	fmt.Fprintln(&n, "before")
-	n.page()
-	fmt.Fprintln(&n, "while")
-	assert.Equal(t, "before\n", stderr.String(), "nothing reaches the terminal while the pager runs")
-	n.flush()
-	assert.Equal(t, "before\nwhile\n", stderr.String())
-	n.page()
-	n.Write(make([]byte, maxPagerNotes+1))
-	n.flush()
-	assert.Contains(t, stderr.String(), fmt.Sprintf("%d more bytes of warnings left out while the pager ran", maxPagerNotes+1))
-}
-
 // TestViewWriteErrorIsNoReadError: a view that cannot be written says so,
 // not that the dialog could not be read.
 func TestViewWriteErrorIsNoReadError(t *testing.T) {
@@ -238,7 +185,7 @@ func TestViewWriteErrorIsNoReadError(t *testing.T) {
 	}
 	defer full.Close()
 	var stderr bytes.Buffer
-	err = runView(context.Background(), viewOptions{color: "never", noPager: true, maxText: 16 << 10}, []string{"../../testdata/view/showcase.dialog.jsonl"}, strings.NewReader(""), full, &stderr)
+	err = command.View(context.Background(), command.ViewOptions{Color: "never", NoPager: true, MaxText: 16 << 10}, "../../testdata/view/showcase.dialog.jsonl", cli.NewStreams(strings.NewReader(""), full, &stderr), viewSources())
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "reading")
 	assert.Contains(t, err.Error(), "no space left on device")

@@ -1,11 +1,12 @@
 // Package agentrun runs an agent command the way a benchmark wrapper does: in
 // a process group of its own, its standard output handed to a consumer and
-// copied to a transcript as it arrives, stopped when a timeout expires, a
-// signal comes in or it hangs after its final event, and never leaving a
-// process of its group behind.
+// copied to a transcript as it arrives, stopped when a timeout expires, its
+// context is done (a signal came in) or it hangs after its final event, and
+// never leaving a process of its group behind.
 package agentrun
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +26,8 @@ const (
 	Exited Cause = iota
 	// TimedOut: Config.Timeout expired and the agent was stopped.
 	TimedOut
-	// Signaled: a signal came in on Config.Signals and was passed on.
+	// Signaled: the run's context was done, and the signal its cause names
+	// (SIGTERM when it names none) was passed on.
 	Signaled
 	// Lingered: the agent stayed silent for Config.Linger after its final
 	// event and was stopped.
@@ -81,9 +83,9 @@ type Config struct {
 	// own goroutine, so it must be safe to call while the consumer runs.
 	// Nil: never.
 	Finished func() bool
-	// Signals are passed on to the process group: the signal itself, then
-	// SIGKILL after Grace. A second signal sends SIGKILL at once.
-	Signals <-chan os.Signal
+	// Kill, when closed, sends SIGKILL at once: a second signal, after the
+	// one that ended the run's context. Nil: never.
+	Kill <-chan struct{}
 	// OnStop, if not nil, is called once when the run stops the agent
 	// (timeout, signal, linger), before the group is signalled, so that what
 	// the agent prints once signalled cannot change the verdict; sig is the
@@ -95,7 +97,7 @@ type Config struct {
 // Result is how a run ended.
 type Result struct {
 	Cause Cause
-	// Signal is the signal received, for Signaled.
+	// Signal is the signal passed on, for Signaled.
 	Signal os.Signal
 	// Code is the agent's exit status, 128+N when signal N ended it.
 	Code int
@@ -142,12 +144,32 @@ const onStopWait = time.Second
 
 var errUnsupported = errors.New("run needs process groups, which this system lacks")
 
+// SignalCause is a context's cause (context.Cause) that names the signal to
+// pass on to the agent's group when the context is done.
+type SignalCause interface {
+	StopSignal() os.Signal
+}
+
+// stopSignal is the signal ctx's cause names, else SIGTERM.
+func stopSignal(ctx context.Context) os.Signal {
+	var sc SignalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		if sig := sc.StopSignal(); sig != nil {
+			return sig
+		}
+	}
+	return syscall.SIGTERM
+}
+
 // Run starts the agent and runs consume on its standard output, in a
 // goroutine, until the output ends; whatever consume leaves unread still
-// goes to the transcript. Run returns once the agent has exited, its process
-// group is gone and its output is consumed. A command that cannot be started
-// gives a *StartError and runs nothing.
-func Run(cfg Config, consume func(io.Reader)) (Result, error) {
+// goes to the transcript. When ctx is done the agent's group gets the signal
+// its cause names (SignalCause; SIGTERM by default), then SIGKILL after
+// Grace; once the agent has exited, what is left of its group gets SIGKILL
+// at once. Run returns once the agent has exited, its process group is gone
+// and its output is consumed. A command that cannot be started gives a
+// *StartError and runs nothing.
+func Run(ctx context.Context, cfg Config, consume func(io.Reader)) (Result, error) {
 	if len(cfg.Argv) == 0 {
 		return Result{}, &StartError{Name: "", Err: errors.New("no command")}
 	}
@@ -199,6 +221,15 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 		}
 		groupGone = p.group.stop(send, cfg.Grace)
 	}
+	stopC, killC := ctx.Done(), cfg.Kill
+	signaled := func() {
+		sig := stopSignal(ctx)
+		s, ok := sig.(syscall.Signal)
+		if !ok {
+			s = syscall.SIGTERM
+		}
+		stop(Signaled, sig, s)
+	}
 	for exited != nil || consumed != nil || !gone {
 		select {
 		case <-timeoutC:
@@ -210,16 +241,19 @@ func Run(cfg Config, consume func(io.Reader)) (Result, error) {
 			if exited != nil && !stopping && out.quiet() >= cfg.Linger && cfg.Finished() {
 				stop(Lingered, nil, syscall.SIGTERM)
 			}
-		case sig := <-cfg.Signals:
+		case <-stopC:
+			stopC = nil
 			if exited == nil {
 				p.group.kill() // only leftovers remain: hurry them up
 				continue
 			}
-			s, ok := sig.(syscall.Signal)
-			if !ok {
-				s = syscall.SIGTERM
+			signaled()
+		case <-killC:
+			killC = nil
+			if exited != nil && !stopping {
+				signaled() // the verdict first, as for the stop it follows
 			}
-			stop(Signaled, sig, s)
+			p.group.kill()
 		case <-exited:
 			exited = nil
 			// What the agent left running in its group goes with it.

@@ -4,6 +4,8 @@ package agentrun
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -86,7 +88,7 @@ func TestRunEscapedHolder(t *testing.T) {
 	var got bytes.Buffer
 	done := make(chan Result, 1)
 	go func() {
-		res, err := Run(Config{
+		res, err := Run(context.Background(), Config{
 			Argv:  []string{"sh", "-c", script, "sh", pidfile},
 			Grace: time.Second,
 			Drain: 200 * time.Millisecond,
@@ -114,7 +116,7 @@ func TestRunEscapedHolder(t *testing.T) {
 // pipe that is closed at its end; stderr that is not a file gets a copy.
 func TestRunStdinPipe(t *testing.T) {
 	var out, errb bytes.Buffer
-	res, err := Run(Config{
+	res, err := Run(context.Background(), Config{
 		Argv:   []string{"sh", "-c", "cat; echo oops >&2; exit 7"},
 		Stdin:  strings.NewReader("hello\n"),
 		Stderr: &errb,
@@ -139,7 +141,7 @@ func TestStartError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ran := false
-		_, err := Run(Config{Argv: tt.argv}, func(io.Reader) { ran = true })
+		_, err := Run(context.Background(), Config{Argv: tt.argv}, func(io.Reader) { ran = true })
 		var se *StartError
 		require.ErrorAs(t, err, &se, tt.argv[0])
 		assert.Equal(t, tt.code, se.ExitCode(), "%s: %v", tt.argv[0], err)
@@ -184,6 +186,12 @@ func (l *lines) has() bool {
 	}
 }
 
+// signalCause is a stop's cause that names its signal, as cli.Stopped does.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string         { return "stopped by " + c.sig.String() }
+func (c signalCause) StopSignal() os.Signal { return c.sig }
+
 // TestRunStops: each way a run stops the agent gives its Cause, calls OnStop
 // once, and leaves nothing of the group behind.
 func TestRunStops(t *testing.T) {
@@ -192,7 +200,9 @@ func TestRunStops(t *testing.T) {
 		name     string
 		script   string // $1 is a file for the shell's pid
 		cfg      Config
-		signal   os.Signal // sent once the agent printed "up"
+		signal   os.Signal // the cause of the run's context, done once the agent printed "up"
+		stopped  bool      // the context is done with a cause that names no signal
+		kill     bool      // Kill is closed right after
 		cause    Cause
 		killedBy syscall.Signal
 	}{
@@ -200,6 +210,10 @@ func TestRunStops(t *testing.T) {
 			cfg: Config{Timeout: 200 * time.Millisecond}, cause: TimedOut, killedBy: syscall.SIGTERM},
 		{name: "signal passed on", script: `echo $$ > "$1"; echo up; exec sleep 600`,
 			signal: syscall.SIGHUP, cause: Signaled, killedBy: syscall.SIGHUP},
+		{name: "a stop that names no signal", script: `echo $$ > "$1"; echo up; exec sleep 600`,
+			stopped: true, cause: Signaled, killedBy: syscall.SIGTERM},
+		{name: "a second stop kills at once", script: `trap '' TERM; echo $$ > "$1"; echo up; while :; do sleep 1; done`,
+			cfg: Config{Grace: time.Hour}, signal: syscall.SIGTERM, kill: true, cause: Signaled, killedBy: syscall.SIGKILL},
 		{name: "linger after the final event", script: `echo $$ > "$1"; echo up; echo final; exec sleep 600`,
 			cfg: Config{Linger: 200 * time.Millisecond}, cause: Lingered, killedBy: syscall.SIGTERM},
 		{name: "SIGKILL after the grace", script: `trap '' TERM; echo $$ > "$1"; echo up; while :; do sleep 1; done`,
@@ -210,24 +224,35 @@ func TestRunStops(t *testing.T) {
 			t.Parallel()
 			pidfile := filepath.Join(t.TempDir(), "pid")
 			got := newLines("final")
-			sigs := make(chan os.Signal, 1)
+			ctx, stop := context.WithCancelCause(context.Background())
+			defer stop(nil)
+			kill := make(chan struct{})
 			cfg := tt.cfg
 			cfg.Argv = []string{"sh", "-c", tt.script, "sh", pidfile}
-			cfg.Grace = 300 * time.Millisecond
+			if cfg.Grace == 0 {
+				cfg.Grace = 300 * time.Millisecond
+			}
 			cfg.Drain = time.Second
-			cfg.Signals = sigs
+			cfg.Kill = kill
 			cfg.Finished = got.has
 			var stops []Cause
 			cfg.OnStop = func(c Cause, sig os.Signal) { stops = append(stops, c) }
 			done := make(chan Result, 1)
 			go func() {
-				res, err := Run(cfg, got.consume)
+				res, err := Run(ctx, cfg, got.consume)
 				assert.NoError(t, err)
 				done <- res
 			}()
-			if tt.signal != nil {
+			if tt.signal != nil || tt.stopped {
 				require.Eventually(t, func() bool { got.mu.Lock(); defer got.mu.Unlock(); return strings.Contains(got.b.String(), "up\n") }, safety, 5*time.Millisecond)
-				sigs <- tt.signal
+				if tt.signal != nil {
+					stop(signalCause{tt.signal})
+				} else {
+					stop(errors.New("stopped"))
+				}
+			}
+			if tt.kill {
+				close(kill)
 			}
 			var res Result
 			select {
@@ -239,8 +264,11 @@ func TestRunStops(t *testing.T) {
 			assert.Equal(t, []Cause{tt.cause}, stops, "OnStop once")
 			assert.Equal(t, tt.killedBy, res.KilledBy)
 			assert.Equal(t, 128+int(tt.killedBy), res.Code)
-			if tt.signal != nil {
+			switch {
+			case tt.signal != nil:
 				assert.Equal(t, tt.signal, res.Signal)
+			case tt.stopped:
+				assert.Equal(t, syscall.SIGTERM, res.Signal)
 			}
 			assert.False(t, GroupAlive(res.PGID), "the group is gone")
 		})
@@ -256,7 +284,7 @@ func TestRunOnStopBlocked(t *testing.T) {
 	var pgid int
 	done := make(chan Result, 1)
 	go func() {
-		res, err := Run(Config{
+		res, err := Run(context.Background(), Config{
 			Argv:    []string{"sh", "-c", `echo $$ > "$1"; exec sleep 600`, "sh", pidfile},
 			Timeout: 100 * time.Millisecond,
 			Grace:   time.Second,
@@ -288,7 +316,7 @@ func TestRunOnStopBlocked(t *testing.T) {
 func TestRunLeftoverReader(t *testing.T) {
 	t.Parallel()
 	var transcript bytes.Buffer
-	res, err := Run(Config{
+	res, err := Run(context.Background(), Config{
 		Argv:       []string{"seq", "200000"},
 		Transcript: &transcript,
 		Grace:      time.Second,

@@ -2,6 +2,7 @@ package claudesession_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -45,11 +46,11 @@ func TestFollowGrowingSession(t *testing.T) {
 	conv := dispatch.New(&got, opt, dispatch.Options{Formats: registry.All()})
 	var written atomic.Bool
 	fopt := follow.Options{Poll: 5 * time.Millisecond, Done: func() bool { return written.Load() && conv.Finished() }}
-	f, err := follow.Open(path, fopt)
+	f, err := follow.Open(context.Background(), path, fopt)
 	require.NoError(t, err)
 	defer f.Close()
 	done := make(chan error, 1)
-	go func() { done <- conv.Feed(follow.New(f, fopt), path) }()
+	go func() { done <- conv.Feed(follow.New(context.Background(), f, fopt), path) }()
 
 	// Wait until the first part is converted, then append the rest in
 	// pieces that cut lines.

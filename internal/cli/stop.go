@@ -17,6 +17,10 @@ type Stopped struct{ Signal os.Signal }
 func (s *Stopped) Error() string { return "stopped by " + SignalName(s.Signal) }
 func (s *Stopped) ExitCode() int { return 128 + signalNumber(s.Signal) }
 
+// StopSignal is the signal to pass on to a process we run
+// (agentrun.SignalCause).
+func (s *Stopped) StopSignal() os.Signal { return s.Signal }
+
 // Ending is how a dialog ends when the stop cuts it short.
 func (s *Stopped) Ending() *dialog.Ending {
 	return &dialog.Ending{Status: dialog.StatusTimeout, Reason: dialog.ReasonSignal, Message: s.Error()}

@@ -2,6 +2,7 @@ package follow
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -86,15 +87,15 @@ func ended(t *testing.T, done <-chan error, what string) {
 
 // Lines come as they are written; half a line waits for its end. Nothing
 // here depends on how fast the machine is: the reading has no time limit
-// and ends by Stop.
+// and ends when its context is done.
 func TestReadsLinesAsTheyArrive(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	appendTo(t, path, "one\n")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	stop := make(chan struct{})
-	r := New(f, Options{Poll: 5 * time.Millisecond, Stop: stop})
+	ctx, stop := context.WithCancel(context.Background())
+	r := New(ctx, f, Options{Poll: 5 * time.Millisecond})
 	got, done := lines(r)
 
 	assert.Equal(t, "one\n", next(t, got))
@@ -102,7 +103,7 @@ func TestReadsLinesAsTheyArrive(t *testing.T) {
 	quiet(t, got, 50*time.Millisecond) // half a line waits for its end
 	appendTo(t, path, "o\n")
 	assert.Equal(t, "two\n", next(t, got))
-	close(stop)
+	stop()
 	ended(t, done, "Stop")
 	assert.Equal(t, Stopped, r.Why())
 }
@@ -115,7 +116,7 @@ func TestStopsWhenIdle(t *testing.T) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	r := New(f, Options{Poll: 5 * time.Millisecond, Idle: 100 * time.Millisecond})
+	r := New(context.Background(), f, Options{Poll: 5 * time.Millisecond, Idle: 100 * time.Millisecond})
 	got, done := lines(r)
 	assert.Equal(t, "one\n", next(t, got))
 	ended(t, done, "the idle timeout")
@@ -132,7 +133,7 @@ func TestStopsWhenDone(t *testing.T) {
 	require.NoError(t, err)
 	defer f.Close()
 	var finished atomic.Bool
-	r := New(f, Options{Poll: 5 * time.Millisecond, Grace: 10 * time.Millisecond, Done: finished.Load})
+	r := New(context.Background(), f, Options{Poll: 5 * time.Millisecond, Grace: 10 * time.Millisecond, Done: finished.Load})
 	got, done := lines(r)
 	assert.Equal(t, "a\n", next(t, got))
 	quiet(t, got, 50*time.Millisecond) // not done: no idle limit, keeps waiting
@@ -142,20 +143,20 @@ func TestStopsWhenDone(t *testing.T) {
 }
 
 // Within Grace after Done says yes, lines still come: those written in the
-// same burst as the end. (Grace is long here, and Stop ends the reading.)
+// same burst as the end. (Grace is long here, and the context ends the reading.)
 func TestGraceKeepsReadingAfterDone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	appendTo(t, path, "a\n")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	stop := make(chan struct{})
-	r := New(f, Options{Poll: 5 * time.Millisecond, Grace: time.Hour, Done: func() bool { return true }, Stop: stop})
+	ctx, stop := context.WithCancel(context.Background())
+	r := New(ctx, f, Options{Poll: 5 * time.Millisecond, Grace: time.Hour, Done: func() bool { return true }})
 	got, done := lines(r)
 	assert.Equal(t, "a\n", next(t, got))
 	appendTo(t, path, "trailing\n")
 	assert.Equal(t, "trailing\n", next(t, got))
-	close(stop)
+	stop()
 	ended(t, done, "Stop")
 	assert.Equal(t, Stopped, r.Why())
 }
@@ -166,7 +167,7 @@ func TestStopsOnTruncation(t *testing.T) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	r := New(f, Options{Poll: 5 * time.Millisecond})
+	r := New(context.Background(), f, Options{Poll: 5 * time.Millisecond})
 	got, done := lines(r)
 	assert.Equal(t, "first line\n", next(t, got))
 	require.NoError(t, os.Truncate(path, 0))
@@ -180,10 +181,10 @@ func TestStop(t *testing.T) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	stop := make(chan struct{})
-	r := New(f, Options{Poll: time.Hour, Stop: stop}) // only Stop can end the wait
+	ctx, stop := context.WithCancel(context.Background())
+	r := New(ctx, f, Options{Poll: time.Hour}) // only the context can end the wait
 	_, done := lines(r)
-	close(stop)
+	stop()
 	ended(t, done, "Stop")
 	assert.Equal(t, Stopped, r.Why())
 	n, err := r.Read(make([]byte, 8))
@@ -197,15 +198,21 @@ func TestOpenWaitsForTheFile(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		_ = os.WriteFile(path, []byte("x\n"), 0o644)
 	}()
-	f, err := Open(path, Options{Poll: 5 * time.Millisecond, Idle: waitFor})
+	f, err := Open(context.Background(), path, Options{Poll: 5 * time.Millisecond, Idle: waitFor})
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 
-	_, err = Open(filepath.Join(t.TempDir(), "never"), Options{Poll: 5 * time.Millisecond, Idle: 30 * time.Millisecond})
+	_, err = Open(context.Background(), filepath.Join(t.TempDir(), "never"), Options{Poll: 5 * time.Millisecond, Idle: 30 * time.Millisecond})
+	assert.ErrorIs(t, err, ErrGaveUp)
+
+	// A context done ends the wait, with no Idle to end it.
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
+	_, err = Open(ctx, filepath.Join(t.TempDir(), "never"), Options{Poll: 5 * time.Millisecond})
 	assert.ErrorIs(t, err, ErrGaveUp)
 
 	// Any error other than "does not exist" is returned at once.
-	_, err = Open(filepath.Join(path, "under-a-file"), Options{Poll: 5 * time.Millisecond})
+	_, err = Open(context.Background(), filepath.Join(path, "under-a-file"), Options{Poll: 5 * time.Millisecond})
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, ErrGaveUp)
 }

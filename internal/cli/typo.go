@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -9,15 +9,14 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
-// notACommand refuses a first FILE that is a mistyped subcommand
+// NotACommand refuses a first FILE that is a mistyped subcommand
 // ("valdiate", "rnu", "version"): a name that is no existing file and is
 // close to a subcommand's. Taken for a FILE, it would convert nothing into
 // the default dialog, over the live one. A name that exists is a FILE,
 // whatever it is called; so is one that looks like a path.
-func notACommand(root *cobra.Command, args []string) error {
+func NotACommand(root *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
@@ -29,28 +28,28 @@ func notACommand(root *cobra.Command, args []string) error {
 		return nil
 	}
 	if closeTo(arg, "version") {
-		return cli.Refusef("unknown command %q; did you mean \"--version\"?", arg)
+		return Refusef("unknown command %q; did you mean \"--version\"?", arg)
 	}
-	if best := closestCommand(root, arg); best != "" {
-		return cli.Refusef("unknown command %q; did you mean %q?", arg, best)
+	if best := ClosestCommand(root, arg); best != "" {
+		return Refusef("unknown command %q; did you mean %q?", arg, best)
 	}
 	return nil
 }
 
-// closestCommand is the name of root's command (or alias) that s is a
+// ClosestCommand is the name of root's command (or alias) that s is a
 // plausible typo of, or "".
-func closestCommand(root *cobra.Command, s string) string {
+func ClosestCommand(root *cobra.Command, s string) string {
 	var names []string
 	for _, c := range root.Commands() {
 		if c.IsAvailableCommand() || c.Name() == "help" {
 			names = append(append(names, c.Name()), c.Aliases...)
 		}
 	}
-	return closest(s, names)
+	return Closest(s, names)
 }
 
-// commandNames lists root's commands, for a message.
-func commandNames(root *cobra.Command) []string {
+// CommandNames lists root's commands, for a message.
+func CommandNames(root *cobra.Command) []string {
 	var names []string
 	for _, c := range root.Commands() {
 		if c.IsAvailableCommand() {
@@ -60,9 +59,9 @@ func commandNames(root *cobra.Command) []string {
 	return names
 }
 
-// closest is the name that s is a plausible typo of (closeTo), the
+// Closest is the name that s is a plausible typo of (closeTo), the
 // nearest if several are, or "".
-func closest(s string, names []string) string {
+func Closest(s string, names []string) string {
 	best, bestDist := "", 0
 	for _, n := range names {
 		if d := editDistance(strings.ToLower(s), n); closeTo(s, n) && (best == "" || d < bestDist) {
@@ -72,7 +71,7 @@ func closest(s string, names []string) string {
 	return best
 }
 
-// flagError turns pflag's errors into ours (exit 2), said for a person:
+// FlagError turns pflag's errors into ours (exit 2), said for a person:
 //
 //   - a word that is a typo of a command, before a flag that command has
 //     ("exprot --html x"), is told as the mistyped command, not the flag;
@@ -80,19 +79,19 @@ func closest(s string, names []string) string {
 //   - a flag of another command names it ("--html is export's flag");
 //   - a value that does not parse says what is wanted, without Go's
 //     parser's words (strconv.ParseInt: parsing "abc").
-func flagError(cmd *cobra.Command, err error) error {
+func FlagError(cmd *cobra.Command, err error) error {
 	var missing *pflag.NotExistError
 	var invalid *pflag.InvalidValueError
 	switch {
 	case errors.As(err, &missing):
 		if !cmd.HasParent() {
-			if e := notACommand(cmd, cmd.Flags().Args()); e != nil {
+			if e := NotACommand(cmd, cmd.Flags().Args()); e != nil {
 				return e
 			}
 		}
 		given := missing.GetSpecifiedName()
 		if missing.GetSpecifiedShortnames() != "" {
-			return cli.Usagef("unknown flag -%s in -%s", given, missing.GetSpecifiedShortnames())
+			return Usagef("unknown flag -%s in -%s", given, missing.GetSpecifiedShortnames())
 		}
 		var names []string
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
@@ -100,19 +99,19 @@ func flagError(cmd *cobra.Command, err error) error {
 				names = append(names, f.Name)
 			}
 		})
-		if best := closest(given, names); best != "" {
-			return cli.Refusef("unknown flag --%s; did you mean --%s?", given, best)
+		if best := Closest(given, names); best != "" {
+			return Refusef("unknown flag --%s; did you mean --%s?", given, best)
 		}
 		for _, other := range cmd.Root().Commands() {
 			if other != cmd && other.IsAvailableCommand() && other.Flags().Lookup(given) != nil && cmd.Flags().Lookup(given) == nil {
-				return cli.Refusef("unknown flag --%s here: it is a flag of %s (%s %s --%s …)", given, other.Name(), name, other.Name(), given)
+				return Refusef("unknown flag --%s here: it is a flag of %s (%s %s --%s …)", given, other.Name(), Program, other.Name(), given)
 			}
 		}
-		return cli.Usagef("unknown flag --%s", given)
+		return Usagef("unknown flag --%s", given)
 	case errors.As(err, &invalid):
-		return cli.Refusef("--%s %q: %s", invalid.GetFlag().Name, invalid.GetValue(), wanted(invalid))
+		return Refusef("--%s %q: %s", invalid.GetFlag().Name, invalid.GetValue(), wanted(invalid))
 	}
-	return &cli.UsageError{Err: err}
+	return &UsageError{Err: err}
 }
 
 // wanted says what a flag's value should have been: our own values say it

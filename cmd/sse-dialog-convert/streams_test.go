@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
+)
+
+// runStreams runs the command with streams and an environment given as
+// values: no terminal, no t.Setenv, so these tests run in parallel.
+func runStreams(t *testing.T, s *cli.Streams, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	s.Out, s.ErrOut = &out, &errOut
+	if s.In == nil {
+		s.In = strings.NewReader("")
+	}
+	if s.Getenv == nil {
+		s.Getenv = cli.Env(nil)
+	}
+	code := run(context.Background(), args, s)
+	return code, out.String(), errOut.String()
+}
+
+// TestViewOnATerminal: on a terminal view colours and wraps at the
+// terminal's width; NO_COLOR, from the environment given, turns colour off;
+// not on a terminal, it is 80 columns and plain.
+func TestViewOnATerminal(t *testing.T) {
+	t.Parallel()
+	const f = "../../testdata/view/showcase.dialog.jsonl"
+	code, tty, _ := runStreams(t, &cli.Streams{OutTerminal: true, OutWidth: 50}, "view", f)
+	require.Equal(t, 0, code)
+	assert.NotEqual(t, ansi.Strip(tty), tty, "colour on a terminal")
+	for _, l := range strings.Split(tty, "\n") {
+		assert.LessOrEqual(t, ansi.StringWidth(l), 50, "%q", l)
+	}
+
+	_, noColor, _ := runStreams(t, &cli.Streams{OutTerminal: true, OutWidth: 50, Getenv: cli.Env(map[string]string{"NO_COLOR": "1"})}, "view", f)
+	_, plain50, _ := runStreams(t, &cli.Streams{}, "view", "--width", "50", f)
+	assert.Equal(t, ansi.Strip(plain50), plain50, "no colour off a terminal")
+	assert.Equal(t, plain50, noColor, "NO_COLOR: the terminal's view, without colour")
+
+	_, plain, _ := runStreams(t, &cli.Streams{}, "view", f)
+	assert.NotEqual(t, plain50, plain, "80 columns off a terminal, not 50")
+}
+
+// TestStdinTerminalNote: reading standard input that is a terminal, view and
+// validate say how to end it; from a pipe they say nothing.
+func TestStdinTerminalNote(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"view", "--no-pager"}, {"validate"}} {
+		_, _, errOut := runStreams(t, &cli.Streams{InTerminal: true}, args...)
+		assert.Contains(t, errOut, "(a terminal); Ctrl-D ends it", args)
+		_, _, errOut = runStreams(t, &cli.Streams{}, args...)
+		assert.NotContains(t, errOut, "Ctrl-D", args)
+	}
+}
+
+// TestRunTimeoutFromEnvValue: $TIMEOUT is read from the environment the
+// command is given, not the process's.
+func TestRunTimeoutFromEnvValue(t *testing.T) {
+	t.Parallel()
+	code, _, errOut := runStreams(t, &cli.Streams{Getenv: cli.Env(map[string]string{"TIMEOUT": "soon"})}, "run", "--", "true")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "sse-dialog-convert: TIMEOUT=\"soon\" is not a number of seconds; set it to seconds (TIMEOUT=1800), or give --timeout, which overrides it\n", errOut)
+}
