@@ -44,10 +44,10 @@ func (a *Adapter) countsTurn(ms *message) bool {
 		a.boundary = false
 		return b
 	}
-	if ms.turn {
+	if ms.Turn {
 		return false
 	}
-	ms.turn = true
+	ms.Turn = true
 	return true
 }
 

@@ -4,7 +4,7 @@ package claude
 // adapter remembers of messages and tool calls, so that its memory follows
 // what is recent, not everything seen. The lines of one API message, and a
 // call's duplicate results, come close together; one that comes back after
-// size others is taken for new.
+// size others is taken for new. Size 0 keeps every key.
 type recent[V any] struct {
 	m    map[string]V
 	ring []string // the keys, oldest first from next
@@ -30,6 +30,9 @@ func (r *recent[V]) put(key string, v V) (old V, evicted bool) {
 		return old, false
 	}
 	r.m[key] = v
+	if r.size == 0 {
+		return old, false
+	}
 	if len(r.ring) < r.size {
 		r.ring = append(r.ring, key)
 		return old, false
