@@ -135,7 +135,7 @@ type Adapter struct {
 	initCWD  string    // the cwd of that system/init
 	agent    string    // init.data.agent: claude-code, or a compatible CLI's name
 	prompted bool      // the first replayed user message was seen
-	command  *command  // a replayed slash command, until the next event says if it reached the model
+	command  *Command  // a replayed slash command, until the next event says if it reached the model
 	lineTS   time.Time // the current line's timestamp (zero: none)
 	boundary bool      // Qwen Code: the next main-thread output is a new turn
 

@@ -155,7 +155,7 @@ type Adapter struct {
 	answer     answerLine         // the assistant line being converted
 	sidechains map[uuidKey]string // inline sidechain line -> its Task call ("" untied)
 	tasks      []*task
-	command    *command // a slash command typed, until the next line says if it reached the model
+	command    *claude.Command // a slash command typed, until the next line says if it reached the model
 
 	mainSeen bool // a main-thread message was seen
 	lone     bool // the stream is a subagent's own file
@@ -457,15 +457,7 @@ func promptHash(seed maphash.Seed, message jsonraw.Value) uint64 {
 	if message.IsObject() {
 		c = message.Get("content")
 	}
-	if c.IsArray() {
-		for e := c.Elements(); e.Next(); {
-			if e.Value.Get("type").Is("text") {
-				c = e.Value.Get("text")
-				break
-			}
-		}
-	}
-	return maphash.Bytes(seed, c.Body())
+	return maphash.Bytes(seed, claude.UserText(c).Body())
 }
 
 // ensureMeta gives init what the file says, once, and writes the prompts

@@ -271,13 +271,6 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 	a.prompt(b.Literal())
 }
 
-// command is a slash command the user typed: a prompt unless the line
-// after it is its output in the CLI (it never reached the model).
-type command struct {
-	typed string
-	ts    time.Time // zero: the line had no timestamp
-}
-
 // commandTag is in the user text of a slash command (see claude.SlashCommand).
 var commandTag = []byte("<command-name>")
 
@@ -292,9 +285,9 @@ func (a *Adapter) slashCommand(text jsonraw.Literal) bool {
 		return false
 	}
 	a.settleCommand(true)
-	c := &command{typed: typed}
+	c := &claude.Command{Typed: typed}
 	if a.hasTS {
-		c.ts = a.lineTS
+		c.TS = a.lineTS
 	}
 	a.command = c
 	return true
@@ -315,16 +308,7 @@ func (a *Adapter) commandFate(l line, typ string) {
 	var text string
 	switch typ {
 	case "user":
-		c := l.message.Get("content")
-		if c.IsArray() {
-			for e := c.Elements(); e.Next(); {
-				if e.Value.Get("type").Is("text") {
-					c = e.Value.Get("text")
-					break
-				}
-			}
-		}
-		text = c.Str()
+		text = claude.UserText(l.message.Get("content")).Str()
 	case "system":
 		if !l.subtype.Is("local_command") {
 			return // turn durations, hooks: nothing about the command
@@ -351,8 +335,8 @@ func (a *Adapter) settleCommand(prompt bool) {
 	if !prompt {
 		return
 	}
-	v, _ := jsonraw.Parse(jsonraw.AppendQuoted(nil, c.typed))
-	a.promptAt(v.Lit(), c.ts)
+	v, _ := jsonraw.Parse(jsonraw.AppendQuoted(nil, c.Typed))
+	a.promptAt(v.Lit(), c.TS)
 	if a.hasTS {
 		a.w.SourceTime(a.lineTS)
 	}
