@@ -197,9 +197,11 @@ const (
 	SkipPartial   = "partial message (the whole one follows)" // --include-partial-messages deltas
 )
 
+// The errors of a line that holds no API message to read, in both Claude
+// formats.
 var (
-	errNoMessage = errors.New("no message object")
-	errNoContent = errors.New("message.content is neither an array nor a string")
+	ErrNoMessage = errors.New("no message object")
+	ErrNoContent = errors.New("message.content is neither an array nor a string")
 )
 
 // Event handles one stream-json event.
@@ -316,10 +318,10 @@ func (a *Adapter) meta(model jsonraw.Value) {
 	a.w.Meta(dialog.Meta{Model: model.Str(), CWD: a.initCWD, Agent: a.agent})
 }
 
-// msgKey is the id that groups the lines of one API message: message.id,
-// else the line's uuid; absent when the line has neither. It is the
-// literal's text as written: the ids are plain ASCII.
-func msgKey(id, uuid jsonraw.Value) []byte {
+// MessageKey is the id that groups the lines of one API message:
+// message.id, else the line's uuid; absent when the line has neither. It
+// is the literal's text as written: the ids are plain ASCII.
+func MessageKey(id, uuid jsonraw.Value) []byte {
 	if k := id.Body(); len(k) > 0 {
 		return k
 	}
@@ -343,12 +345,12 @@ func (a *Adapter) lookup(key []byte) *message {
 
 func (a *Adapter) assistant(ev *event) error {
 	if !ev.message.IsObject() {
-		return errNoMessage
+		return ErrNoMessage
 	}
 	msg := ParseMessage(ev.message)
 	id, model, content, use := msg.ID, msg.Model, msg.Content, msg.Usage
 	if !content.IsArray() && !content.IsString() {
-		return errNoContent
+		return ErrNoContent
 	}
 	synthetic := model.Is("<synthetic>") || !ev.err.IsNull()
 	switch {
@@ -359,7 +361,7 @@ func (a *Adapter) assistant(ev *event) error {
 	}
 	a.settleCommand(true) // an answer: the command reached the model
 	parent := ev.parent.Str()
-	key := msgKey(id, ev.uuid)
+	key := MessageKey(id, ev.uuid)
 	ms := a.lookup(key)
 	if !ms.seen {
 		ms.seen = true
@@ -386,7 +388,7 @@ func (a *Adapter) assistant(ev *event) error {
 
 func (a *Adapter) user(ev *event) error {
 	if !ev.message.IsObject() {
-		return errNoMessage
+		return ErrNoMessage
 	}
 	if a.waitInit {
 		a.meta(jsonraw.Value{})
@@ -409,7 +411,7 @@ func (a *Adapter) user(ev *event) error {
 		return nil
 	}
 	if !content.IsArray() {
-		return errNoContent
+		return ErrNoContent
 	}
 	if replay {
 		a.lit.Reset()

@@ -12,21 +12,10 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
-var (
-	errNoLine    = errors.New("subagent envelope without a line object")
-	errNoMessage = errors.New("no message object")
-	errNoContent = errors.New("message.content is neither an array nor a string")
-)
+var errNoLine = errors.New("subagent envelope without a line object")
 
-// msgKey is the id that groups the lines of one API message: message.id,
-// else the line's uuid.
-func msgKey(id, uuid jsonraw.Value) string {
-	if k := id.Body(); len(k) > 0 {
-		return string(k)
-	}
-	return string(uuid.Body())
-}
-
+// lookup returns the state of message key, creating it; a line with no
+// key (no message.id, no uuid) is a message of its own.
 func (a *Adapter) lookup(key string) *claude.MessageState {
 	if key == "" {
 		return &claude.MessageState{}
@@ -41,12 +30,12 @@ func (a *Adapter) lookup(key string) *claude.MessageState {
 
 func (a *Adapter) assistant(l line, parent string) error {
 	if !l.message.IsObject() {
-		return errNoMessage
+		return claude.ErrNoMessage
 	}
 	msg := claude.ParseMessage(l.message)
 	id, model, content, use, stop := msg.ID, msg.Model, msg.Content, msg.Usage, msg.StopReason
 	if !content.IsArray() && !content.IsString() {
-		return errNoContent
+		return claude.ErrNoContent
 	}
 	main := parent == ""
 	apiErr := adapter.FailureFlag(l.apiError) || !l.errv.IsNull()
@@ -54,7 +43,7 @@ func (a *Adapter) assistant(l line, parent string) error {
 	if !synthetic && a.model == "" {
 		a.model = model.Str()
 	}
-	key := msgKey(id, l.uuid)
+	key := string(claude.MessageKey(id, l.uuid))
 	ms := a.lookup(key)
 	final := false // this line's usage is the message's final count
 	if !synthetic {
@@ -190,7 +179,7 @@ func notPrompt(body []byte) bool {
 
 func (a *Adapter) user(l line, parent string) error {
 	if !l.message.IsObject() {
-		return errNoMessage
+		return claude.ErrNoMessage
 	}
 	content := l.message.Get("content")
 	main := parent == ""
@@ -203,7 +192,7 @@ func (a *Adapter) user(l line, parent string) error {
 		return nil
 	}
 	if !content.IsArray() {
-		return errNoContent
+		return claude.ErrNoContent
 	}
 	results := 0
 	for e := content.Elements(); e.Next(); {
