@@ -18,7 +18,7 @@ type Blocks struct {
 	hook  BlocksHook // nil: nothing to tell
 	calls recent[call]
 	seed  maphash.Seed
-	lit   Parts
+	lit   *Parts // the adapter's own: one buffer, grown to the longest text
 }
 
 // BlocksHook is told what Blocks converts, for an adapter that keeps
@@ -50,9 +50,10 @@ type call struct {
 }
 
 // NewBlocks returns a Blocks writing to w that remembers the latest
-// maxCalls call ids (0: every one), telling hook (nil: no one).
-func NewBlocks(w *dialog.Writer, hook BlocksHook, maxCalls int) *Blocks {
-	return &Blocks{w: w, hook: hook, calls: newRecent[call](maxCalls), seed: maphash.MakeSeed()}
+// maxCalls call ids (0: every one), telling hook (nil: no one). It builds
+// tool results in lit, which the adapter may use between calls.
+func NewBlocks(w *dialog.Writer, hook BlocksHook, maxCalls int, lit *Parts) *Blocks {
+	return &Blocks{w: w, hook: hook, calls: newRecent[call](maxCalls), seed: maphash.MakeSeed(), lit: lit}
 }
 
 // MessageState is what an adapter remembers of one API message (one

@@ -66,7 +66,7 @@ func TestBlocksHook(t *testing.T) {
 		Skipped: func(_, reason string) { skips = append(skips, reason) }})
 	w.Meta(dialog.Meta{Model: "m"})
 	h := &hookLog{out: &out}
-	c := NewBlocks(w, h, 0)
+	c := NewBlocks(w, h, 0, new(Parts))
 	var ms MessageState
 
 	c.Assistant(parse(t, `[`+text("hi")+`,`+toolUse("t1", "Task", `{}`)+`,`+text("")+`]`), "", &ms, false)
@@ -97,7 +97,7 @@ func TestBlocksOpenMain(t *testing.T) {
 	var out bytes.Buffer
 	w := dialog.NewWriter(&out, dialog.Options{Clock: pinned, DefaultCWD: "/work", MaxText: -1})
 	w.Meta(dialog.Meta{Model: "m"})
-	c := NewBlocks(w, nil, 0)
+	c := NewBlocks(w, nil, 0, new(Parts))
 	var ms MessageState
 	c.Assistant(parse(t, `[`+toolUse("a", "Bash", `{}`)+`,`+toolUse("b", "Bash", `{}`)+`]`), "", &ms, false)
 	c.Assistant(parse(t, `[`+toolUse("c", "Bash", `{}`)+`]`), "b", &ms, false)

@@ -171,13 +171,14 @@ type message struct {
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{
+	a := &Adapter{
 		w:      w,
 		agent:  Agent,
 		msgs:   newRecent[*message](recentMessages),
-		blocks: NewBlocks(w, nil, recentTools),
 		stream: make(map[string]string),
 	}
+	a.blocks = NewBlocks(w, nil, recentTools, &a.lit)
+	return a
 }
 
 // event holds the top-level fields of one line that the adapter reads.

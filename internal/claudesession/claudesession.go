@@ -189,7 +189,7 @@ func New(w *dialog.Writer) *Adapter {
 	// Every call is kept: the ending is judged by the main thread's open
 	// calls, and a progress line is read only for a call of this
 	// conversation.
-	a.blocks = claude.NewBlocks(w, hook{a}, 0)
+	a.blocks = claude.NewBlocks(w, hook{a}, 0, &a.lit)
 	return a
 }
 
