@@ -64,6 +64,9 @@ type MessageState struct {
 	Turn   bool  // counted as a turn
 	// TokensShown: a message entry carried its usage (never twice).
 	TokensShown bool
+	// Seen: an assistant line had it (the stream's partial messages tell
+	// of it before).
+	Seen bool
 }
 
 // Assistant converts the content of an assistant line of message ms: a

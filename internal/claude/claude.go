@@ -139,10 +139,10 @@ type Adapter struct {
 	lineTS   time.Time // the current line's timestamp (zero: none)
 	boundary bool      // Qwen Code: the next main-thread output is a new turn
 
-	msgs      recent[*message]  // by message.id, the most recent ones
-	forgotten Usage             // the usage of messages msgs no longer holds
-	blocks    *Blocks           // content blocks and tool calls, the most recent calls remembered
-	stream    map[string]string // current partial message id per parent
+	msgs      recent[*MessageState] // by message.id, the most recent ones
+	forgotten Usage                 // the usage of messages msgs no longer holds
+	blocks    *Blocks               // content blocks and tool calls, the most recent calls remembered
+	stream    map[string]string     // current partial message id per parent
 	turns     int
 	totals    totals
 	loose     Usage // usage of messages without an id, summed
@@ -162,19 +162,13 @@ const (
 	recentTools    = 4096
 )
 
-// message is what the adapter remembers of one API message.
-type message struct {
-	MessageState
-	seen bool // an assistant line had it (not only stream events)
-}
-
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
 	a := &Adapter{
 		w:      w,
 		agent:  Agent,
-		msgs:   newRecent[*message](recentMessages),
+		msgs:   newRecent[*MessageState](recentMessages),
 		stream: make(map[string]string),
 	}
 	a.blocks = NewBlocks(w, nil, recentTools, &a.lit)
@@ -330,13 +324,13 @@ func MessageKey(id, uuid jsonraw.Value) []byte {
 }
 
 // lookup returns the state of message key, creating it.
-func (a *Adapter) lookup(key []byte) *message {
+func (a *Adapter) lookup(key []byte) *MessageState {
 	if len(key) == 0 {
-		return &message{} // no id: a message of its own, never matched again
+		return &MessageState{} // no id: a message of its own, never matched again
 	}
 	ms, _ := a.msgs.get(string(key))
 	if ms == nil {
-		ms = &message{}
+		ms = &MessageState{}
 		if old, ok := a.msgs.put(string(key), ms); ok {
 			a.forgotten.Add(old.Usage) // the fallback totals keep its usage
 		}
@@ -364,8 +358,8 @@ func (a *Adapter) assistant(ev *event) error {
 	parent := ev.parent.Str()
 	key := MessageKey(id, ev.uuid)
 	ms := a.lookup(key)
-	if !ms.seen {
-		ms.seen = true
+	if !ms.Seen {
+		ms.Seen = true
 		if synthetic && !ev.err.IsNull() {
 			a.warnings++
 		}
@@ -383,7 +377,7 @@ func (a *Adapter) assistant(ev *event) error {
 			final = msg.StopReason.Str() != ""
 		}
 	}
-	a.blocks.Assistant(content, parent, &ms.MessageState, final)
+	a.blocks.Assistant(content, parent, ms, final)
 	return nil
 }
 
@@ -580,7 +574,7 @@ func (a *Adapter) Summary() dialog.Summary {
 		// (those forgotten too), and that of every message without an id.
 		u := a.forgotten
 		u.Add(a.loose)
-		a.msgs.all(func(ms *message) { u.Add(ms.Usage) })
+		a.msgs.all(func(ms *MessageState) { u.Add(ms.Usage) })
 		s.Tokens = u.Tokens()
 	}
 	if c, ok := a.totals.cost(); ok {
