@@ -44,9 +44,9 @@ type call struct {
 	// id is the call's id as first seen (Str copies it out of the line),
 	// passed to the writer, which keeps it: one string per call.
 	id     string
-	open   int  // starts not yet ended
-	closed bool // a result was seen
-	main   bool // the latest start had no parent
+	open   int32 // starts not yet ended
+	closed bool  // a result was seen
+	main   bool  // the latest start had no parent
 }
 
 // NewBlocks returns a Blocks writing to w that remembers the latest
@@ -157,12 +157,14 @@ func (c *Blocks) block(b jsonraw.Value, parent string, ms *MessageState, final b
 func (c *Blocks) startTool(id, name string, input jsonraw.Value, parent string) {
 	c.entry()
 	t, ok := c.calls.get(id)
-	if !ok {
-		t.id = id
-	}
 	t.open++
 	t.main = parent == ""
-	c.calls.put(t.id, t)
+	if ok {
+		c.calls.set(t.id, t)
+	} else {
+		t.id = id
+		c.calls.put(t.id, t)
+	}
 	if c.hook != nil {
 		c.hook.CallStarted(t.id, name, input, parent)
 	}
@@ -189,11 +191,14 @@ func (c *Blocks) EndTool(id string, out dialog.Text, isError bool, parent string
 	case ok && t.closed:
 		c.w.Skip("", dialog.SkipDuplicate)
 		return
-	default:
-		t.id = id
 	}
 	t.closed = true
-	c.calls.put(t.id, t)
+	if ok {
+		c.calls.set(t.id, t)
+	} else {
+		t.id = id
+		c.calls.put(t.id, t)
+	}
 	c.entry()
 	c.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, IsError: isError, Parent: parent})
 }

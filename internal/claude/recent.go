@@ -22,6 +22,9 @@ func (r *recent[V]) get(key string) (V, bool) {
 	return v, ok
 }
 
+// set sets the value of a key get has just found.
+func (r *recent[V]) set(key string, v V) { r.m[key] = v }
+
 // put sets the value of key. A new key may push the oldest out; its value
 // is returned, to be accounted for.
 func (r *recent[V]) put(key string, v V) (old V, evicted bool) {
