@@ -38,7 +38,6 @@ package claude
 
 import (
 	"errors"
-	"hash/maphash"
 	"math"
 	"strings"
 	"time"
@@ -136,15 +135,14 @@ type Adapter struct {
 	initCWD  string    // the cwd of that system/init
 	agent    string    // init.data.agent: claude-code, or a compatible CLI's name
 	prompted bool      // the first replayed user message was seen
-	command  *command  // a replayed slash command, until the next event says if it reached the model
+	command  *Command  // a replayed slash command, until the next event says if it reached the model
 	lineTS   time.Time // the current line's timestamp (zero: none)
 	boundary bool      // Qwen Code: the next main-thread output is a new turn
 
-	msgs      recent[*message]  // by message.id, the most recent ones
-	forgotten Usage             // the usage of messages msgs no longer holds
-	tools     recent[tool]      // by source tool id, the most recent ones
-	stream    map[string]string // current partial message id per parent
-	seed      maphash.Seed
+	msgs      recent[*MessageState] // by message.id, the most recent ones
+	forgotten Usage                 // the usage of messages msgs no longer holds
+	blocks    *Blocks               // content blocks and tool calls, the most recent calls remembered
+	stream    map[string]string     // current partial message id per parent
 	turns     int
 	totals    totals
 	loose     Usage // usage of messages without an id, summed
@@ -164,34 +162,17 @@ const (
 	recentTools    = 4096
 )
 
-// message is what the adapter remembers of one API message.
-type message struct {
-	usage  Usage
-	blocks Shown // the blocks shown, to drop repeats
-	turn   bool  // counted as a turn
-	seen   bool  // an assistant line had it (not only stream events)
-	// tokensShown: a message entry carried its usage (never twice)
-	tokensShown bool
-}
-
-// tool is what the adapter remembers of one source tool id.
-type tool struct {
-	id     string // cloned; passed to the writer, which keeps it
-	open   int    // calls started and not yet ended
-	closed bool   // a result was seen
-}
-
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{
+	a := &Adapter{
 		w:      w,
 		agent:  Agent,
-		msgs:   newRecent[*message](recentMessages),
-		tools:  newRecent[tool](recentTools),
+		msgs:   newRecent[*MessageState](recentMessages),
 		stream: make(map[string]string),
-		seed:   maphash.MakeSeed(),
 	}
+	a.blocks = NewBlocks(w, nil, recentTools, &a.lit)
+	return a
 }
 
 // event holds the top-level fields of one line that the adapter reads.
@@ -211,9 +192,11 @@ const (
 	SkipPartial   = "partial message (the whole one follows)" // --include-partial-messages deltas
 )
 
+// The errors of a line that holds no API message to read, in both Claude
+// formats.
 var (
-	errNoMessage = errors.New("no message object")
-	errNoContent = errors.New("message.content is neither an array nor a string")
+	ErrNoMessage = errors.New("no message object")
+	ErrNoContent = errors.New("message.content is neither an array nor a string")
 )
 
 // Event handles one stream-json event.
@@ -330,10 +313,10 @@ func (a *Adapter) meta(model jsonraw.Value) {
 	a.w.Meta(dialog.Meta{Model: model.Str(), CWD: a.initCWD, Agent: a.agent})
 }
 
-// msgKey is the id that groups the lines of one API message: message.id,
-// else the line's uuid; absent when the line has neither. It is the
-// literal's text as written: the ids are plain ASCII.
-func msgKey(id, uuid jsonraw.Value) []byte {
+// MessageKey is the id that groups the lines of one API message:
+// message.id, else the line's uuid; absent when the line has neither. It
+// is the literal's text as written: the ids are plain ASCII.
+func MessageKey(id, uuid jsonraw.Value) []byte {
 	if k := id.Body(); len(k) > 0 {
 		return k
 	}
@@ -341,15 +324,15 @@ func msgKey(id, uuid jsonraw.Value) []byte {
 }
 
 // lookup returns the state of message key, creating it.
-func (a *Adapter) lookup(key []byte) *message {
+func (a *Adapter) lookup(key []byte) *MessageState {
 	if len(key) == 0 {
-		return &message{} // no id: a message of its own, never matched again
+		return &MessageState{} // no id: a message of its own, never matched again
 	}
 	ms, _ := a.msgs.get(string(key))
 	if ms == nil {
-		ms = &message{}
+		ms = &MessageState{}
 		if old, ok := a.msgs.put(string(key), ms); ok {
-			a.forgotten.Add(old.usage) // the fallback totals keep its usage
+			a.forgotten.Add(old.Usage) // the fallback totals keep its usage
 		}
 	}
 	return ms
@@ -357,12 +340,12 @@ func (a *Adapter) lookup(key []byte) *message {
 
 func (a *Adapter) assistant(ev *event) error {
 	if !ev.message.IsObject() {
-		return errNoMessage
+		return ErrNoMessage
 	}
 	msg := ParseMessage(ev.message)
 	id, model, content, use := msg.ID, msg.Model, msg.Content, msg.Usage
 	if !content.IsArray() && !content.IsString() {
-		return errNoContent
+		return ErrNoContent
 	}
 	synthetic := model.Is("<synthetic>") || !ev.err.IsNull()
 	switch {
@@ -373,10 +356,10 @@ func (a *Adapter) assistant(ev *event) error {
 	}
 	a.settleCommand(true) // an answer: the command reached the model
 	parent := ev.parent.Str()
-	key := msgKey(id, ev.uuid)
+	key := MessageKey(id, ev.uuid)
 	ms := a.lookup(key)
-	if !ms.seen {
-		ms.seen = true
+	if !ms.Seen {
+		ms.Seen = true
 		if synthetic && !ev.err.IsNull() {
 			a.warnings++
 		}
@@ -387,101 +370,20 @@ func (a *Adapter) assistant(ev *event) error {
 			a.turns++
 		}
 		if u, ok := a.parseUsage(use); ok {
-			ms.usage.MaxOf(u)
+			ms.Usage.MaxOf(u)
 			if len(key) == 0 {
 				a.loose.Add(u) // no id (Amp): a message of its own
 			}
 			final = msg.StopReason.Str() != ""
 		}
 	}
-	if content.IsString() {
-		if ms.blocks.Fresh(a.seed, content) {
-			a.text(dialog.Lit(content.Lit()), parent, ms, final)
-		} else {
-			a.w.Skip("", dialog.SkipDuplicate)
-		}
-		return nil
-	}
-	for e := content.Elements(); e.Next(); {
-		if !ms.blocks.Fresh(a.seed, e.Value) {
-			a.w.Skip("", dialog.SkipDuplicate)
-			continue
-		}
-		a.block(e.Value, parent, ms, final)
-	}
+	a.blocks.Assistant(content, parent, ms, final)
 	return nil
-}
-
-// text writes a message entry of API message ms; the first one written
-// from a line with the message's final usage carries it.
-func (a *Adapter) text(content dialog.Text, parent string, ms *message, final bool) {
-	if content.IsEmpty() {
-		return // no entry (the writer would skip it), so nothing to carry
-	}
-	m := dialog.Message{Content: content, Parent: parent}
-	if final && !ms.tokensShown {
-		ms.tokensShown = true
-		m.Tokens, m.HasTokens = ms.usage.Tokens(), true
-	}
-	a.w.Message(m)
-}
-
-// block converts one content block of an assistant message.
-func (a *Adapter) block(b jsonraw.Value, parent string, ms *message, final bool) {
-	blk := ParseBlock(b)
-	switch string(blk.Type.Body()) {
-	case "text":
-		a.text(dialog.Lit(blk.Text.Lit()), parent, ms, final)
-	case "thinking":
-		a.w.Thinking(dialog.Lit(blk.Thinking.Lit()), parent)
-	case "tool_use", "server_tool_use", "mcp_tool_use":
-		a.startTool(blk.ID.Str(), blk.Name.Str(), blk.Input, parent)
-	case "redacted_thinking":
-		// Encrypted reasoning: nothing to show.
-		a.w.Skip("", SkipEncrypted)
-	default:
-		// Results of server tools (web_search_tool_result, …) arrive in the
-		// assistant's own content and close their server_tool_use.
-		if blk.IsToolResult() {
-			out, failed := a.lit.Result(blk.Content)
-			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
-		} else {
-			a.w.Skip("", SkipBlock)
-		}
-	}
-}
-
-func (a *Adapter) startTool(id, name string, input jsonraw.Value, parent string) {
-	t, ok := a.tools.get(id)
-	if !ok {
-		t.id = id
-	}
-	t.open++
-	a.tools.put(t.id, t)
-	a.w.ToolStart(dialog.ToolCall{ID: t.id, Name: name, Args: input, Parent: parent})
-}
-
-// endTool ends the call id. A second result for a call already ended is a
-// duplicate and is dropped; a result for an unknown id is shown on its own.
-func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent string) {
-	t, ok := a.tools.get(id)
-	switch {
-	case ok && t.open > 0:
-		t.open--
-	case ok && t.closed:
-		a.w.Skip("", dialog.SkipDuplicate)
-		return
-	default:
-		t.id = id
-	}
-	t.closed = true
-	a.tools.put(t.id, t)
-	a.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, IsError: isError, Parent: parent})
 }
 
 func (a *Adapter) user(ev *event) error {
 	if !ev.message.IsObject() {
-		return errNoMessage
+		return ErrNoMessage
 	}
 	if a.waitInit {
 		a.meta(jsonraw.Value{})
@@ -504,7 +406,7 @@ func (a *Adapter) user(ev *event) error {
 		return nil
 	}
 	if !content.IsArray() {
-		return errNoContent
+		return ErrNoContent
 	}
 	if replay {
 		a.lit.Reset()
@@ -520,7 +422,7 @@ func (a *Adapter) user(ev *event) error {
 		// Text blocks are the subagent's prompt echo (the Agent call's
 		// args.prompt), an injected skill body, or a replay: none is output.
 		if e.Value.Get("type").Is("tool_result") {
-			a.toolResult(e.Value, ev.toolUseResult, parent)
+			a.blocks.ToolResult(e.Value, ev.toolUseResult, parent)
 			if parent == "" {
 				a.boundary = true
 			}
@@ -529,12 +431,6 @@ func (a *Adapter) user(ev *event) error {
 		}
 	}
 	return nil
-}
-
-// toolResult ends a call from a tool_result block.
-func (a *Adapter) toolResult(b, toolUseResult jsonraw.Value, parent string) {
-	id, out, isError := a.lit.ToolResult(b, toolUseResult)
-	a.endTool(id, out, isError, parent)
 }
 
 // partial reads the usage of --include-partial-messages stream events; their
@@ -554,7 +450,7 @@ func (a *Adapter) partial(ev *event) {
 			a.stream[parent] = string(key)
 		}
 		if u, ok := a.parseUsage(msg.Get("usage")); ok {
-			ms.usage.MaxOf(u)
+			ms.Usage.MaxOf(u)
 		}
 	case "message_delta":
 		key := a.stream[string(ev.parent.Body())]
@@ -562,7 +458,7 @@ func (a *Adapter) partial(ev *event) {
 			return
 		}
 		if u, ok := a.parseUsage(e.Get("usage")); ok {
-			a.lookup([]byte(key)).usage.MaxOf(u)
+			a.lookup([]byte(key)).Usage.MaxOf(u)
 		}
 	default:
 		a.w.Skip("", SkipPartial)
@@ -678,7 +574,7 @@ func (a *Adapter) Summary() dialog.Summary {
 		// (those forgotten too), and that of every message without an id.
 		u := a.forgotten
 		u.Add(a.loose)
-		a.msgs.all(func(ms *message) { u.Add(ms.usage) })
+		a.msgs.all(func(ms *MessageState) { u.Add(ms.Usage) })
 		s.Tokens = u.Tokens()
 	}
 	if c, ok := a.totals.cost(); ok {

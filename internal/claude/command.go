@@ -67,6 +67,29 @@ func tagged(text, tag string) (string, bool) {
 	return rest[:j], true
 }
 
+// Command is a slash command the user typed, kept until a later line says
+// whether it reached the model: what the user typed (see SlashCommand),
+// and when.
+type Command struct {
+	Typed string
+	TS    time.Time // zero: its line had no timestamp
+}
+
+// UserText returns the part of a user message's content that says what
+// the message is (a slash command's tags, a command's output, a prompt):
+// the content when it is a string, else its first text block's text, else
+// the content itself.
+func UserText(content jsonraw.Value) jsonraw.Value {
+	if content.IsArray() {
+		for e := content.Elements(); e.Next(); {
+			if e.Value.Get("type").Is("text") {
+				return e.Value.Get("text")
+			}
+		}
+	}
+	return content
+}
+
 // SkipLocalCommand is the reason given for a local command's output (/clear,
 // /model, /cost): it never reached the model, and neither did its command.
 const SkipLocalCommand = "local command output (never reached the model)"
@@ -76,15 +99,7 @@ const SkipLocalCommand = "local command output (never reached the model)"
 // reports whether it was one. The command is kept until the next event
 // says whether it reached the model; the output drops it.
 func (a *Adapter) replayedCommand(content jsonraw.Value) bool {
-	text := content
-	if content.IsArray() {
-		for e := content.Elements(); e.Next(); {
-			if e.Value.Get("type").Is("text") {
-				text = e.Value.Get("text")
-				break
-			}
-		}
-	}
+	text := UserText(content)
 	if !text.IsString() {
 		return false
 	}
@@ -99,15 +114,9 @@ func (a *Adapter) replayedCommand(content jsonraw.Value) bool {
 		return false
 	}
 	a.settleCommand(true)
-	a.command = &command{typed: typed, ts: a.lineTS}
+	a.command = &Command{Typed: typed, TS: a.lineTS}
 	a.w.Hold() // the prompt as typed, once the next event tells whether it reached the model
 	return true
-}
-
-// command is a replayed slash command: what the user typed, and when.
-type command struct {
-	typed string
-	ts    time.Time // zero: the line had no timestamp
 }
 
 // settleCommand writes the kept slash command as the prompt (unless one is
@@ -122,13 +131,13 @@ func (a *Adapter) settleCommand(prompt bool) {
 		return
 	}
 	a.prompted = true
-	if !c.ts.IsZero() {
-		a.w.SourceTime(c.ts)
+	if !c.TS.IsZero() {
+		a.w.SourceTime(c.TS)
 	}
 	if a.waitInit {
 		a.meta(jsonraw.Value{})
 	}
-	a.w.StreamPrompt(dialog.Plain(c.typed))
+	a.w.StreamPrompt(dialog.Plain(c.Typed))
 	// Back to the current line's time.
 	a.w.BeginLine()
 	if !a.lineTS.IsZero() {

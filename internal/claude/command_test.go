@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // The user's turn of a slash command is what was typed: the name tag and
@@ -38,4 +41,21 @@ func TestIsLocalCommandOutput(t *testing.T) {
 	assert.True(t, IsLocalCommandOutput("\n <local-command-stderr>Shell command permission check failed</local-command-stderr>"))
 	assert.False(t, IsLocalCommandOutput("<local-command-caveat>Caveat: …</local-command-caveat>"))
 	assert.False(t, IsLocalCommandOutput("the <local-command-stdout> tag"))
+}
+
+// UserText is what both Claude formats read to tell what a user message
+// is: a string content, else the first text block's text (an image or a
+// tool result before it aside), else the content as it is.
+func TestUserText(t *testing.T) {
+	for _, tt := range []struct{ content, want string }{
+		{`"<command-name>/init</command-name>"`, `"<command-name>/init</command-name>"`},
+		{`[{"type":"image","source":{}},{"type":"text","text":"first"},{"type":"text","text":"second"}]`, `"first"`},
+		{`[{"type":"tool_result","tool_use_id":"t","content":"x"}]`, `[{"type":"tool_result","tool_use_id":"t","content":"x"}]`},
+		{`[]`, `[]`},
+		{`{"a":1}`, `{"a":1}`},
+	} {
+		v, ok := jsonraw.Parse([]byte(tt.content))
+		require.True(t, ok)
+		assert.Equal(t, tt.want, string(UserText(v).Bytes()), tt.content)
+	}
 }

@@ -38,16 +38,16 @@ func (a *Adapter) setAgent(ev *event) {
 // countsTurn reports whether a main-thread assistant line starts a new
 // turn: its message.id is new (Claude Code), or, for Qwen Code, it is the
 // first output after a tool result.
-func (a *Adapter) countsTurn(ms *message) bool {
+func (a *Adapter) countsTurn(ms *MessageState) bool {
 	if a.agent == AgentQwen {
 		b := a.boundary
 		a.boundary = false
 		return b
 	}
-	if ms.turn {
+	if ms.Turn {
 		return false
 	}
-	ms.turn = true
+	ms.Turn = true
 	return true
 }
 

@@ -4,7 +4,7 @@ package claude
 // adapter remembers of messages and tool calls, so that its memory follows
 // what is recent, not everything seen. The lines of one API message, and a
 // call's duplicate results, come close together; one that comes back after
-// size others is taken for new.
+// size others is taken for new. Size 0 keeps every key.
 type recent[V any] struct {
 	m    map[string]V
 	ring []string // the keys, oldest first from next
@@ -22,6 +22,9 @@ func (r *recent[V]) get(key string) (V, bool) {
 	return v, ok
 }
 
+// set sets the value of a key get has just found.
+func (r *recent[V]) set(key string, v V) { r.m[key] = v }
+
 // put sets the value of key. A new key may push the oldest out; its value
 // is returned, to be accounted for.
 func (r *recent[V]) put(key string, v V) (old V, evicted bool) {
@@ -30,6 +33,9 @@ func (r *recent[V]) put(key string, v V) (old V, evicted bool) {
 		return old, false
 	}
 	r.m[key] = v
+	if r.size == 0 {
+		return old, false
+	}
 	if len(r.ring) < r.size {
 		r.ring = append(r.ring, key)
 		return old, false

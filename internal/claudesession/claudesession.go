@@ -112,23 +112,6 @@ func Detect(ev adapter.Event) adapter.Claim {
 	return adapter.No
 }
 
-// message is what the adapter remembers of one API message.
-type message struct {
-	usage  claude.Usage
-	blocks claude.Shown // the blocks shown, to drop repeats
-	turn   bool         // counted as a turn
-	// tokensShown: a message entry carried its usage (never twice)
-	tokensShown bool
-}
-
-// tool is what the adapter remembers of one tool_use id.
-type tool struct {
-	id     string
-	open   int  // calls started and not yet ended
-	closed bool // a result was seen
-	main   bool // a call of the main thread
-}
-
 // task is an open Task/Agent call of the main thread, for tying an inline
 // sidechain (1.0.x, no agentId) to it by its prompt.
 type task struct {
@@ -167,11 +150,12 @@ type Adapter struct {
 	body         bool
 
 	seen       map[uuidKey]struct{}
-	msgs       map[string]*message
-	tools      map[string]*tool
+	msgs       map[string]*claude.MessageState
+	blocks     *claude.Blocks     // content blocks and tool calls, every call remembered
+	answer     answerLine         // the assistant line being converted
 	sidechains map[uuidKey]string // inline sidechain line -> its Task call ("" untied)
 	tasks      []*task
-	command    *command // a slash command typed, until the next line says if it reached the model
+	command    *claude.Command // a slash command typed, until the next line says if it reached the model
 
 	mainSeen bool // a main-thread message was seen
 	lone     bool // the stream is a subagent's own file
@@ -188,21 +172,25 @@ type Adapter struct {
 	hasDur      bool
 	warnings    int
 
-	seed maphash.Seed
+	seed maphash.Seed // for prompt hashes
 	lit  claude.Parts
 }
 
 // New returns an Adapter writing to w.
 func New(w *dialog.Writer) *Adapter {
 	w.SetAgent(Agent)
-	return &Adapter{
+	a := &Adapter{
 		w:          w,
 		seen:       make(map[uuidKey]struct{}),
-		msgs:       make(map[string]*message),
-		tools:      make(map[string]*tool),
+		msgs:       make(map[string]*claude.MessageState),
 		sidechains: make(map[uuidKey]string),
 		seed:       maphash.MakeSeed(),
 	}
+	// Every call is kept: the ending is judged by the main thread's open
+	// calls, and a progress line is read only for a call of this
+	// conversation.
+	a.blocks = claude.NewBlocks(w, hook{a}, 0, &a.lit)
+	return a
 }
 
 // line holds the top-level fields of one line that the adapter reads.
@@ -348,7 +336,7 @@ func (a *Adapter) progress(l line) error {
 		a.w.Skip("", dialog.SkipEmpty)
 		return nil
 	}
-	if a.tools[call] == nil {
+	if !a.blocks.Known(call) {
 		a.w.Skip("", SkipNoCall) // a call not in this conversation (a rewound branch)
 		return nil
 	}
@@ -469,15 +457,7 @@ func promptHash(seed maphash.Seed, message jsonraw.Value) uint64 {
 	if message.IsObject() {
 		c = message.Get("content")
 	}
-	if c.IsArray() {
-		for e := c.Elements(); e.Next(); {
-			if e.Value.Get("type").Is("text") {
-				c = e.Value.Get("text")
-				break
-			}
-		}
-	}
-	return maphash.Bytes(seed, c.Body())
+	return maphash.Bytes(seed, claude.UserText(c).Body())
 }
 
 // ensureMeta gives init what the file says, once, and writes the prompts
@@ -538,7 +518,7 @@ func (a *Adapter) Summary() dialog.Summary {
 	s := dialog.Summary{Turns: a.turns, Warnings: a.warnings, DurationMS: a.durMS, HasDuration: a.hasDur}
 	var u claude.Usage
 	for _, m := range a.msgs {
-		u.Add(m.usage)
+		u.Add(m.Usage)
 	}
 	s.Tokens = u.Tokens()
 	switch {

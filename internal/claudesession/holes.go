@@ -90,11 +90,11 @@ func (a *Adapter) unreadable(v jsonraw.Value) error {
 // that was lost; closeLost ends them then, saying so, so that a torn
 // result is not taken for a call that never returned.
 func (a *Adapter) holeAfter(line int64) {
-	for id, t := range a.tools {
-		if t.main && t.open > 0 && !slices.Contains(a.lost, id) {
+	a.blocks.OpenMain(func(id string) {
+		if !slices.Contains(a.lost, id) {
 			a.lost = append(a.lost, id)
 		}
-	}
+	})
 	slices.Sort(a.lost) // map order is no order: the dialog must not depend on it
 	a.lostLine = line
 }
@@ -103,8 +103,8 @@ func (a *Adapter) holeAfter(line int64) {
 // later answer of the main thread shows the conversation went on.
 func (a *Adapter) closeLost() {
 	for _, id := range a.lost {
-		if t := a.tools[id]; t != nil && t.open > 0 {
-			a.endTool(id, dialog.Plain("[no result in the session file: line "+strconv.FormatInt(a.lostLine, 10)+", which could not be read, may have held it]"), true, "")
+		if a.blocks.Open(id) {
+			a.blocks.EndTool(id, dialog.Plain("[no result in the session file: line "+strconv.FormatInt(a.lostLine, 10)+", which could not be read, may have held it]"), true, "")
 		}
 	}
 	a.lost = a.lost[:0]

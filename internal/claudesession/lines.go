@@ -12,28 +12,17 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
-var (
-	errNoLine    = errors.New("subagent envelope without a line object")
-	errNoMessage = errors.New("no message object")
-	errNoContent = errors.New("message.content is neither an array nor a string")
-)
+var errNoLine = errors.New("subagent envelope without a line object")
 
-// msgKey is the id that groups the lines of one API message: message.id,
-// else the line's uuid.
-func msgKey(id, uuid jsonraw.Value) string {
-	if k := id.Body(); len(k) > 0 {
-		return string(k)
-	}
-	return string(uuid.Body())
-}
-
-func (a *Adapter) lookup(key string) *message {
+// lookup returns the state of message key, creating it; a line with no
+// key (no message.id, no uuid) is a message of its own.
+func (a *Adapter) lookup(key string) *claude.MessageState {
 	if key == "" {
-		return &message{}
+		return &claude.MessageState{}
 	}
 	m := a.msgs[key]
 	if m == nil {
-		m = &message{}
+		m = &claude.MessageState{}
 		a.msgs[key] = m
 	}
 	return m
@@ -41,12 +30,12 @@ func (a *Adapter) lookup(key string) *message {
 
 func (a *Adapter) assistant(l line, parent string) error {
 	if !l.message.IsObject() {
-		return errNoMessage
+		return claude.ErrNoMessage
 	}
 	msg := claude.ParseMessage(l.message)
 	id, model, content, use, stop := msg.ID, msg.Model, msg.Content, msg.Usage, msg.StopReason
 	if !content.IsArray() && !content.IsString() {
-		return errNoContent
+		return claude.ErrNoContent
 	}
 	main := parent == ""
 	apiErr := adapter.FailureFlag(l.apiError) || !l.errv.IsNull()
@@ -54,16 +43,16 @@ func (a *Adapter) assistant(l line, parent string) error {
 	if !synthetic && a.model == "" {
 		a.model = model.Str()
 	}
-	key := msgKey(id, l.uuid)
+	key := string(claude.MessageKey(id, l.uuid))
 	ms := a.lookup(key)
 	final := false // this line's usage is the message's final count
 	if !synthetic {
 		if u, ok := claude.ParseUsage(use); ok {
-			ms.usage.MaxOf(u)
+			ms.Usage.MaxOf(u)
 			final = stop.Str() != ""
 		}
-		if main && !ms.turn {
-			ms.turn = true
+		if main && !ms.Turn {
+			ms.Turn = true
 			a.turns++
 		}
 	}
@@ -82,123 +71,65 @@ func (a *Adapter) assistant(l line, parent string) error {
 	if apiErr {
 		a.warnings++
 	}
-	if content.IsString() {
-		if ms.blocks.Fresh(a.seed, content) {
-			a.entry()
-			a.text(dialog.Lit(content.Lit()), parent, ms, final)
-			if main && apiErr {
-				a.last.apiErr = content.Str()
-			}
-		} else {
-			a.w.Skip("", dialog.SkipDuplicate)
-		}
-		return nil
-	}
-	for e := content.Elements(); e.Next(); {
-		if !ms.blocks.Fresh(a.seed, e.Value) {
-			a.w.Skip("", dialog.SkipDuplicate)
-			continue
-		}
-		if main && e.Value.Get("type").Is("tool_use") {
-			a.last.toolUse = true
-		}
-		if main && apiErr && e.Value.Get("type").Is("text") && a.last.apiErr == "" {
-			a.last.apiErr = e.Value.Get("text").Str()
-		}
-		a.block(e.Value, parent, ms, final)
-	}
+	a.answer = answerLine{main: main, apiErr: apiErr}
+	a.blocks.Assistant(content, parent, ms, final)
 	return nil
 }
 
-// text writes a message entry of API message ms. A line has the message's
-// final usage when it has a stop_reason (written after the API's
-// message_delta); earlier lines carry the message_start snapshot, whose
-// output count is a placeholder. The first entry written from a final
-// line carries the usage, once per message.id; others carry none.
-func (a *Adapter) text(content dialog.Text, parent string, ms *message, final bool) {
-	if content.IsEmpty() {
-		return // no entry (the writer would skip it), so nothing to carry
-	}
-	m := dialog.Message{Content: content, Parent: parent}
-	if final && !ms.tokensShown {
-		ms.tokensShown = true
-		m.Tokens, m.HasTokens = ms.usage.Tokens(), true
-	}
-	a.w.Message(m)
+// answerLine is what Block needs of the assistant line being converted.
+type answerLine struct {
+	main   bool // a line of the main thread
+	apiErr bool // Claude Code's API error message
 }
 
-// block converts one content block of an assistant message.
-func (a *Adapter) block(b jsonraw.Value, parent string, ms *message, final bool) {
-	blk := claude.ParseBlock(b)
-	switch string(blk.Type.Body()) {
-	case "text":
-		if l := blk.Text.Lit(); !l.IsEmpty() {
-			a.entry()
-			a.text(dialog.Lit(l), parent, ms, final)
-		} else {
-			a.w.Skip("", dialog.SkipEmpty)
-		}
-	case "thinking":
-		if l := blk.Thinking.Lit(); !l.IsEmpty() {
-			a.entry()
-			a.w.Thinking(dialog.Lit(l), parent)
-		} else {
-			a.w.Skip("", dialog.SkipEmpty)
-		}
-	case "tool_use", "server_tool_use", "mcp_tool_use":
-		a.startTool(blk.ID.Str(), blk.Name.Str(), blk.Input, parent)
-	case "redacted_thinking":
-		// encrypted reasoning: nothing to show
-		a.w.Skip("", claude.SkipEncrypted)
-	default:
-		if blk.IsToolResult() {
-			out, failed := a.lit.Result(blk.Content)
-			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
-		} else {
-			a.w.Skip("", claude.SkipBlock)
-		}
-	}
-}
+// hook is the adapter as the BlocksHook of its Blocks: it writes init
+// before the first entry, keeps the Task calls open for inline sidechains,
+// and notes what the ending is judged by (the main thread's open calls and
+// last message).
+type hook struct{ *Adapter }
 
-func (a *Adapter) startTool(id, name string, input jsonraw.Value, parent string) {
-	a.entry()
-	t := a.tools[id]
-	if t == nil {
-		t = &tool{id: id}
-		a.tools[id] = t
-	}
-	t.open++
-	t.main = parent == ""
-	if t.main {
-		a.openMain++
-		if name == "Task" || name == "Agent" {
-			a.tasks = append(a.tasks, &task{id: t.id, prompt: promptHash(a.seed, input.Get("prompt"))})
-		}
-	}
-	a.w.ToolStart(dialog.ToolCall{ID: t.id, Name: name, Args: input, Parent: parent})
-}
+// Entry is called before an entry of a content block.
+func (a hook) Entry() { a.entry() }
 
-// endTool ends the call id. A second result for a call already ended is a
-// duplicate and is dropped; a result for an unknown id is shown on its own.
-func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent string) {
-	t := a.tools[id]
-	switch {
-	case t != nil && t.open > 0:
-		t.open--
-		if t.main {
-			a.openMain--
-			a.dropTask(id)
-		}
-	case t != nil && t.closed:
-		a.w.Skip("", dialog.SkipDuplicate)
+// Block notes what the main thread's last message says of the ending: a
+// tool call in it, the text of an API error message.
+func (a hook) Block(b jsonraw.Value) {
+	if !a.answer.main {
 		return
-	case t == nil:
-		t = &tool{id: id}
-		a.tools[id] = t
 	}
-	t.closed = true
-	a.entry()
-	a.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, IsError: isError, Parent: parent})
+	if b.IsString() {
+		if a.answer.apiErr {
+			a.last.apiErr = b.Str()
+		}
+		return
+	}
+	typ := b.Get("type")
+	if typ.Is("tool_use") {
+		a.last.toolUse = true
+	}
+	if a.answer.apiErr && typ.Is("text") && a.last.apiErr == "" {
+		a.last.apiErr = b.Get("text").Str()
+	}
+}
+
+// CallStarted counts the main thread's open calls, and keeps its Task
+// calls for the inline sidechains (1.0.x) they will run.
+func (a hook) CallStarted(id, name string, input jsonraw.Value, parent string) {
+	if parent != "" {
+		return
+	}
+	a.openMain++
+	if name == "Task" || name == "Agent" {
+		a.tasks = append(a.tasks, &task{id: id, prompt: promptHash(a.seed, input.Get("prompt"))})
+	}
+}
+
+// CallEnded forgets an ended call of the main thread.
+func (a hook) CallEnded(id string, main bool) {
+	if main {
+		a.openMain--
+		a.dropTask(id)
+	}
 }
 
 // dropTask forgets an ended Task call: no sidechain starts for it now.
@@ -248,7 +179,7 @@ func notPrompt(body []byte) bool {
 
 func (a *Adapter) user(l line, parent string) error {
 	if !l.message.IsObject() {
-		return errNoMessage
+		return claude.ErrNoMessage
 	}
 	content := l.message.Get("content")
 	main := parent == ""
@@ -261,12 +192,12 @@ func (a *Adapter) user(l line, parent string) error {
 		return nil
 	}
 	if !content.IsArray() {
-		return errNoContent
+		return claude.ErrNoContent
 	}
 	results := 0
 	for e := content.Elements(); e.Next(); {
 		if e.Value.Get("type").Is("tool_result") {
-			a.toolResult(e.Value, l.toolUseResult, parent)
+			a.blocks.ToolResult(e.Value, l.toolUseResult, parent)
 			results++
 		}
 	}
@@ -329,13 +260,6 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 	a.prompt(b.Literal())
 }
 
-// command is a slash command the user typed: a prompt unless the line
-// after it is its output in the CLI (it never reached the model).
-type command struct {
-	typed string
-	ts    time.Time // zero: the line had no timestamp
-}
-
 // commandTag is in the user text of a slash command (see claude.SlashCommand).
 var commandTag = []byte("<command-name>")
 
@@ -350,9 +274,9 @@ func (a *Adapter) slashCommand(text jsonraw.Literal) bool {
 		return false
 	}
 	a.settleCommand(true)
-	c := &command{typed: typed}
+	c := &claude.Command{Typed: typed}
 	if a.hasTS {
-		c.ts = a.lineTS
+		c.TS = a.lineTS
 	}
 	a.command = c
 	return true
@@ -373,16 +297,7 @@ func (a *Adapter) commandFate(l line, typ string) {
 	var text string
 	switch typ {
 	case "user":
-		c := l.message.Get("content")
-		if c.IsArray() {
-			for e := c.Elements(); e.Next(); {
-				if e.Value.Get("type").Is("text") {
-					c = e.Value.Get("text")
-					break
-				}
-			}
-		}
-		text = c.Str()
+		text = claude.UserText(l.message.Get("content")).Str()
 	case "system":
 		if !l.subtype.Is("local_command") {
 			return // turn durations, hooks: nothing about the command
@@ -409,8 +324,8 @@ func (a *Adapter) settleCommand(prompt bool) {
 	if !prompt {
 		return
 	}
-	v, _ := jsonraw.Parse(jsonraw.AppendQuoted(nil, c.typed))
-	a.promptAt(v.Lit(), c.ts)
+	v, _ := jsonraw.Parse(jsonraw.AppendQuoted(nil, c.Typed))
+	a.promptAt(v.Lit(), c.TS)
 	if a.hasTS {
 		a.w.SourceTime(a.lineTS)
 	}
@@ -458,12 +373,6 @@ func (a *Adapter) writePrompt(t dialog.Text) {
 	}
 	a.prompted = true
 	a.w.UserPrompt(t)
-}
-
-// toolResult ends a call from a tool_result block.
-func (a *Adapter) toolResult(b, toolUseResult jsonraw.Value, parent string) {
-	id, out, isError := a.lit.ToolResult(b, toolUseResult)
-	a.endTool(id, out, isError, parent)
 }
 
 func (a *Adapter) system(l line, parent string) {
