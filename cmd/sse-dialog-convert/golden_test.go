@@ -12,7 +12,8 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // registers -update
+	_ "github.com/ssebench/sse-dialog-convert/internal/golden"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs" // registers -update
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
@@ -71,7 +72,7 @@ func TestGolden(t *testing.T) {
 // formatFor maps a testdata folder to a --format value: folders named after
 // a format use it; any other folder (e.g. "input") uses auto-detection.
 func formatFor(dir string) string {
-	if _, _, ok := pickFormats(dir); ok {
+	if _, _, ok := inputs.PickFormats(dir); ok {
 		return dir
 	}
 	return "auto"

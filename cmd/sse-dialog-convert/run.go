@@ -15,6 +15,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/agentrun"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
@@ -147,8 +148,8 @@ func (o *runOptions) refuseOverwrite(agentIn *os.File, stdin io.Reader, stdout i
 	inputs := o.reads(nil) // --prompt-file
 	switch {
 	case agentIn != nil:
-		f := namedFile{what: "--stdin-file", path: o.stdinFile}
-		f.info, _ = agentIn.Stat()
+		f := namedFile{What: "--stdin-file", Path: o.stdinFile}
+		f.Info, _ = agentIn.Stat()
 		inputs = append(inputs, f)
 	case !o.promptStdin:
 		inputs = append(inputs, stdinFile(stdin)) // the agent reads it
@@ -212,13 +213,14 @@ func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, s
 	ctx, release := catchStops(ctx, agentSigs)
 	defer release()
 
-	j := o.job(source{name: "the agent's output"}, copt, wopt, stderr)
-	j.out = fileOutput(o.outputPath(), stdout)
-	j.lines = "output line"
-	j.waitOnStop = true
-	a := &agent{o: &o, argv: argv, stdin: agentIn, stdout: stdout, stderr: stderr, sigs: agentSigs, dialog: j.out}
-	j.feed = a.feed
-	return j.run(ctx)
+	s := o.jobSpec(source{Name: "the agent's output"}, copt, wopt, stderr)
+	s.Out = fileOutput(o.outputPath(), stdout)
+	s.Lines = "output line"
+	s.WaitOnStop = true
+	a := &agent{o: &o, argv: argv, stdin: agentIn, stdout: stdout, stderr: stderr, sigs: agentSigs, dialog: s.Out}
+	s.Feed = a.feed
+	_, err = convert.New(s).Run(ctx)
+	return err
 }
 
 // agent is run's feed: it starts the agent and converts its output.
@@ -236,7 +238,7 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 	o := a.o
 	if ctx.Err() != nil { // stopped before the agent started: do not start it
 		s := cli.StopOf(ctx)
-		return fed{code: s.ExitCode(), ending: s.Ending()}
+		return fed{Code: s.ExitCode(), Ending: s.Ending()}
 	}
 	var transcript *os.File
 	tpath := o.transcriptPath()
@@ -250,7 +252,7 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 			} else {
 				err = fmt.Errorf("cannot write the transcript: %w", err)
 			}
-			return fed{code: code, errs: []error{err}, ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: err.Error()}}
+			return fed{Code: code, Errs: []error{err}, Ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: err.Error()}}
 		}
 		defer transcript.Close() // for the early returns; closed and checked below
 	}
@@ -305,10 +307,10 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 	res, err := agentrun.Run(cfg, func(r io.Reader) { feedErr = conv.Feed(r, "<agent stdout>") })
 	var se *agentrun.StartError
 	if errors.As(err, &se) {
-		return fed{code: se.ExitCode(), errs: []error{se}, ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: se.Error()}}
+		return fed{Code: se.ExitCode(), Errs: []error{se}, Ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: se.Error()}}
 	}
 	if err != nil {
-		return fed{code: 1, errs: []error{err}}
+		return fed{Code: 1, Errs: []error{err}}
 	}
 
 	if transcript != nil {
@@ -316,20 +318,20 @@ func (a *agent) feed(ctx context.Context, conv *dispatch.Converter) fed {
 			res.TranscriptErr = cerr
 		}
 	}
-	f := fed{whole: res.Cause == agentrun.Exited}
-	f.code, f.ending = judge(res, conv)
+	f := fed{Whole: res.Cause == agentrun.Exited}
+	f.Code, f.Ending = judge(res, conv)
 	if res.TranscriptErr != nil {
-		f.errs = append(f.errs, fmt.Errorf("writing the transcript to %s: %w", tpath, cli.UnwrapPath(res.TranscriptErr)))
-		f.code = failCode(f.code, 1)
+		f.Errs = append(f.Errs, fmt.Errorf("writing the transcript to %s: %w", tpath, cli.UnwrapPath(res.TranscriptErr)))
+		f.Code = failCode(f.Code, 1)
 	}
 	var oe *dispatch.OutputError
 	switch {
 	case errors.As(feedErr, &oe):
-		f.outErr = feedErr
+		f.OutErr = feedErr
 	case feedErr != nil:
 		// Reading a pipe fails only if something is badly wrong; say so.
-		f.errs = append(f.errs, fmt.Errorf("reading the agent's output: %w", feedErr))
-		f.code = failCode(f.code, 1)
+		f.Errs = append(f.Errs, fmt.Errorf("reading the agent's output: %w", feedErr))
+		f.Code = failCode(f.Code, 1)
 	}
 	return f
 }
@@ -373,9 +375,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // open: the dialog, and standard output (the dialog with -o -, --tee).
 func (a *agent) writes() []namedFile {
 	var out []namedFile
-	if a.dialog != nil && a.dialog.f != nil {
-		f := namedFile{what: "the dialog", path: a.dialog.path}
-		f.info, _ = a.dialog.f.Stat()
+	if f, ok := a.dialog.Opened(); ok {
 		out = append(out, f)
 	}
 	if a.o.tee || a.o.outputPath() == "-" {
@@ -401,7 +401,7 @@ func openTranscript(path string, writes []namedFile) (*os.File, error) {
 	info, err := f.Stat()
 	if err == nil && info.Mode().IsRegular() {
 		for _, w := range writes {
-			if w.info != nil && os.SameFile(info, w.info) {
+			if w.Info != nil && os.SameFile(info, w.Info) {
 				f.Close()
 				return nil, cli.Refusef("refusing to write the transcript to %s: it is the same file as %s", cli.QuoteName(path), w)
 			}

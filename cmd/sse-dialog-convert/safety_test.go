@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
@@ -291,7 +292,7 @@ func TestWrongFormatIsSaidOutLoud(t *testing.T) {
 		{"opencode in auto", opencodeLines, nil, unreadable("opencode")},
 		{"Cursor CLI in auto", cursorLines, nil, unreadable("cursor")},
 		{"objects of no format in auto", `{"a":1}` + "\n" + `{"b":2}` + "\n", nil,
-			"no events of a format it reads (" + formatList(registry.Readable()) + ") in standard input; its records are JSON objects of no known format"},
+			"no events of a format it reads (" + inputs.FormatList(registry.Readable()) + ") in standard input; its records are JSON objects of no known format"},
 		{"the format asked for is converted as asked", cursorLines, []string{"--format", "claude"}, ""},
 		{"Claude in auto", claudeRun, nil, ""},
 		{"Codex in auto", codexLines, nil, ""},

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/runstats"
 )
@@ -69,8 +70,8 @@ left out of the sums.`,
 
 // statsRun is one run to sum up: a FILE, or a session a FILE holds.
 type statsRun struct {
-	file string  // a dialog or transcript read as view reads it
-	src  *source // a session a folder holds
+	file string         // a dialog or transcript read as view reads it
+	src  *inputs.Source // a session a folder holds
 }
 
 func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -88,7 +89,7 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 	}
 	files := args
 	if o.filesFrom != "" {
-		more, err := readFileList(o.filesFrom, o.nul, stdin)
+		more, err := inputs.ReadFileList(o.filesFrom, o.nul, stdin)
 		if err != nil {
 			return err
 		}
@@ -138,8 +139,8 @@ func statsRuns(file string, stdin io.Reader) ([]statsRun, error) {
 	if file == "-" || err != nil || !st.IsDir() {
 		return []statsRun{{file: file}}, nil
 	}
-	srcs := sources([]string{file}, registry.All(), false, stdin, 1)
-	if len(srcs) > 0 && srcs[0].format != nil {
+	srcs := inputs.Sources([]string{file}, registry.All(), false, stdin, 1)
+	if len(srcs) > 0 && srcs[0].Format != nil {
 		var runs []statsRun
 		for i := range srcs {
 			runs = append(runs, statsRun{src: &srcs[i]})
@@ -206,9 +207,9 @@ func statsRow(ctx context.Context, run statsRun, stdin io.Reader, stderr io.Writ
 	var r io.Reader
 	var err error
 	if run.src != nil {
-		name = run.src.name
-		if run.src.err != nil {
-			return runstats.Failed(name, run.src.err)
+		name = run.src.Name
+		if run.src.Err != nil {
+			return runstats.Failed(name, run.src.Err)
 		}
 		r, err = convertSource(ctx, *run.src, stderr)
 	} else {

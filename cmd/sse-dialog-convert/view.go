@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
@@ -364,7 +365,7 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 // dialogSourceText is dialogSource converting with tool results, errors
 // and args strings cut to maxText bytes (--max-text; <= 0: no cap).
 func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr io.Writer, maxText int) (io.ReadCloser, error) {
-	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
+	src := source{Name: "<stdin>", Inputs: []*input{stdinInput(stdin)}}
 	if file == "-" && cli.IsTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
 	}
@@ -378,12 +379,12 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr 
 			return nil, fmt.Errorf("cannot read %s: %w", cli.QuoteName(file), cli.UnwrapPath(err))
 		}
 		closeFile = func() { f.Close() }
-		src = source{name: file, inputs: []*input{{name: file, label: file, r: f, stream: true}}}
+		src = source{Name: file, Inputs: []*input{{Name: file, Label: file, R: f, Stream: true}}}
 	}
-	r, release, err := sessionfile.Decompressed(src.inputs[0].r)
+	r, release, err := sessionfile.Decompressed(src.Inputs[0].R)
 	if err != nil {
 		closeFile()
-		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.name), cli.UnwrapPath(err))
+		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.Name), cli.UnwrapPath(err))
 	}
 	done := func() { release(); closeFile() }
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -391,19 +392,19 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stderr 
 	first, err := firstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
 		done()
-		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.name), cli.UnwrapPath(err))
+		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.Name), cli.UnwrapPath(err))
 	}
 	in := io.MultiReader(bytes.NewReader(first), br)
 	if dialogread.IsDialog(first) {
 		return &sourceReader{r: in, done: done}, nil
 	}
 	if file != "-" {
-		if srcs := sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].format != nil {
+		if srcs := sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].Format != nil {
 			done()
 			return convertSources(ctx, srcs, stderr, maxText) // a session: read as its format says
 		}
 	}
-	src.inputs = []*input{readerInput(in, src.name)}
+	src.Inputs = []*input{readerInput(in, src.Name)}
 	rc, err := convertSourceText(ctx, src, stderr, maxText)
 	if err != nil {
 		done()
@@ -470,10 +471,10 @@ func folderSessions(file string, stdin io.Reader) []string {
 	}
 	names := make([]string, len(srcs))
 	for i, s := range srcs {
-		if s.err != nil || s.format == nil {
+		if s.Err != nil || s.Format == nil {
 			return nil
 		}
-		names[i] = s.name
+		names[i] = s.Name
 	}
 	return names
 }
@@ -498,14 +499,14 @@ func convertSource(ctx context.Context, src source, stderr io.Writer) (io.ReadCl
 // (<= 0: no cap).
 func convertSourceText(ctx context.Context, src source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	pr, pw := io.Pipe()
-	j, err := viewJob(src, pw, stderr, maxText)
+	s, err := viewJob(src, pw, stderr, maxText)
 	if err != nil {
 		return nil, err
 	}
-	j.wopt.Saved = true
+	s.Writer.Saved = true
 	result := make(chan error, 1)
 	go func() {
-		err := j.run(ctx)
+		_, err := convert.New(s).Run(ctx)
 		pw.CloseWithError(err)
 		result <- err
 	}()
@@ -516,10 +517,10 @@ func convertSourceText(ctx context.Context, src source, stderr io.Writer, maxTex
 // pinned by SOURCE_DATE_EPOCH), in the format that claimed it, else any.
 // Tool results, errors and args strings are cut to maxText bytes (<= 0:
 // no cap).
-func viewJob(src source, w io.Writer, stderr io.Writer, maxText int) (*job, error) {
+func viewJob(src source, w io.Writer, stderr io.Writer, maxText int) (convert.Spec, error) {
 	clock, err := envClock()
 	if err != nil {
-		return nil, err
+		return convert.Spec{}, err
 	}
 	if maxText <= 0 {
 		maxText = -1 // dialog.Options: < 0 is no cap, 0 its default
@@ -529,13 +530,12 @@ func viewJob(src source, w io.Writer, stderr io.Writer, maxText int) (*job, erro
 	if wd, err := os.Getwd(); err == nil {
 		opt.DefaultCWD = wd
 	}
-	o := convertOptions{}
 	copt := dispatch.Options{Formats: registry.All()}
-	j := o.job(src, copt, opt, stderr)
-	j.format = "" // shown as it converts: not judged
-	j.out = &output{path: src.name, w: w}
-	j.each = true
-	return j, nil
+	s := convert.SourceSpec(src, copt, opt, "", stderr) // shown as it converts: not judged
+	s.Format = ""
+	s.Out = convert.WriterOutput(src.Name, w)
+	s.Each = true
+	return s, nil
 }
 
 // firstLineCapped reads the first line of br, newline included, or its
@@ -602,16 +602,20 @@ func followDialog(file string, idle time.Duration, maxText int, stderr io.Writer
 	}
 
 	pr, pw := io.Pipe()
-	j, err := viewJob(source{name: file, inputs: []*input{readerInput(in, file)}}, pw, stderr, maxText)
+	followed := readerInput(in, file)
+	followed.Stream = false // a followed file is never compressed (refused above)
+	s, err := viewJob(source{Name: file, Inputs: []*input{followed}}, pw, stderr, maxText)
 	if err != nil {
 		return err
 	}
-	j.inputs[0].stream = false // a followed file is never compressed (refused above)
-	j.feed = func(_ context.Context, conv *dispatch.Converter) fed {
+	s.Feed = func(_ context.Context, conv *dispatch.Converter) fed {
 		finished = conv.Finished
-		return j.readInputs(conv)
+		return convert.ReadInputs(conv, s.Inputs)
 	}
-	go func() { pw.CloseWithError(j.run(context.Background())) }()
+	go func() {
+		_, err := convert.New(s).Run(context.Background())
+		pw.CloseWithError(err)
+	}()
 	err = dialogread.EachLineCapped(pr, dialogread.DefaultMaxBytes, fn)
 	pr.CloseWithError(errors.New("view stopped"))
 	return err

@@ -1,4 +1,4 @@
-package main
+package inputs
 
 import (
 	"errors"
@@ -13,35 +13,35 @@ import (
 
 // input is one stream a job reads: a FILE, standard input, or one of the
 // dialogs a session file or folder holds (adapter.Input).
-type input struct {
-	name  string // in messages: its path, or "standard input"
-	label string // in diagnostics (label:line): its path, or "<stdin>"
+type Input struct {
+	Name  string // in messages: its path, or "standard input"
+	Label string // in diagnostics (label:line): its path, or "<stdin>"
 	// open opens it; nil when r is open already (standard input, a
 	// reader handed over).
 	open func() (io.ReadCloser, error)
 	// openLimited, when set, is open honouring --max-line (a session
 	// file's own reading of its lines).
 	openLimited func(maxLine int64) (io.ReadCloser, error)
-	r           io.Reader
+	R           io.Reader
 	c           io.Closer
 	// stream: compressed data is sniffed and read as such (a format's
 	// Inputs open their files themselves).
-	stream bool
-	stdin  bool        // it is standard input
-	info   os.FileInfo // what it is, for the same-file check; nil: unknown
+	Stream bool
+	Stdin  bool        // it is standard input
+	Info   os.FileInfo // what it is, for the same-file check; nil: unknown
 }
 
-func stdinInput(stdin io.Reader) *input {
-	return &input{name: "standard input", label: "<stdin>", r: stdin, stream: true, stdin: true, info: stdinFile(stdin).info}
+func StdinInput(stdin io.Reader) *Input {
+	return &Input{Name: "standard input", Label: "<stdin>", R: stdin, Stream: true, Stdin: true, Info: StdinFile(stdin).Info}
 }
 
 // fileInput is a FILE read as a stream.
-func fileInput(path string) *input {
-	in := &input{name: path, label: cli.QuoteName(path), stream: true}
+func FileInput(path string) *Input {
+	in := &Input{Name: path, Label: cli.QuoteName(path), Stream: true}
 	in.open = func() (io.ReadCloser, error) {
-		f, err := openInput(path)
+		f, err := OpenFile(path)
 		if err == nil {
-			in.info, _ = f.Stat()
+			in.Info, _ = f.Stat()
 		}
 		return f, err
 	}
@@ -49,29 +49,29 @@ func fileInput(path string) *input {
 }
 
 // sessionInput is one dialog a format's Inputs found.
-func sessionInput(si adapter.Input) *input {
-	in := &input{name: si.Name, label: cli.QuoteName(si.Name), open: si.Open}
-	in.info, _ = os.Stat(si.Name)
+func SessionInput(si adapter.Input) *Input {
+	in := &Input{Name: si.Name, Label: cli.QuoteName(si.Name), open: si.Open}
+	in.Info, _ = os.Stat(si.Name)
 	in.openLimited = si.OpenLimited
 	return in
 }
 
 // readerInput is a stream handed over open (view's conversion in memory).
-func readerInput(r io.Reader, name string) *input {
-	return &input{name: name, label: cli.QuoteName(name), r: r, stream: true}
+func ReaderInput(r io.Reader, name string) *Input {
+	return &Input{Name: name, Label: cli.QuoteName(name), R: r, Stream: true}
 }
 
-func (in *input) file() namedFile {
-	if in.stdin {
-		return namedFile{what: "standard input", info: in.info}
+func (in *Input) File() NamedFile {
+	if in.Stdin {
+		return NamedFile{What: "standard input", Info: in.Info}
 	}
-	return namedFile{what: "the input", path: in.name, info: in.info}
+	return NamedFile{What: "the input", Path: in.Name, Info: in.Info}
 }
 
 // openIt opens the input, if it is not open yet; maxLine is --max-line
 // (dispatch.Options.MaxLine).
-func (in *input) openIt(maxLine int64) error {
-	if in.r != nil || in.open == nil {
+func (in *Input) Open(maxLine int64) error {
+	if in.R != nil || in.open == nil {
 		return nil
 	}
 	open := in.open
@@ -82,25 +82,25 @@ func (in *input) openIt(maxLine int64) error {
 	if err != nil {
 		var pe *os.PathError
 		if !errors.As(err, &pe) {
-			err = fmt.Errorf("reading %s: %w", in.name, err)
+			err = fmt.Errorf("reading %s: %w", in.Name, err)
 		}
 		return err
 	}
-	in.r, in.c = rc, rc
+	in.R, in.c = rc, rc
 	return nil
 }
 
 // close closes what openIt opened, and lets go of it: a batch keeps every
 // input listed until it ends.
-func (in *input) close() {
+func (in *Input) Close() {
 	if in.c != nil {
 		in.c.Close()
-		in.c, in.r = nil, nil
+		in.c, in.R = nil, nil
 	}
 }
 
 // openInput opens an input file: not a folder.
-func openInput(file string) (*os.File, error) {
+func OpenFile(file string) (*os.File, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package main
+package inputs
 
 import (
 	"slices"
@@ -16,7 +16,7 @@ import (
 // first of them, or false for an unknown name. A forced format comes with
 // the others after it: they say what an input looks like when it is not
 // the forced format's.
-func pickFormats(name string) (fmts []adapter.Format, forced, ok bool) {
+func PickFormats(name string) (fmts []adapter.Format, forced, ok bool) {
 	if name == "auto" || name == "" {
 		return registry.All(), false, true
 	}
@@ -34,7 +34,7 @@ func pickFormats(name string) (fmts []adapter.Format, forced, ok bool) {
 }
 
 // formatValues are --format's values: auto, then every format read.
-func formatValues() []string {
+func FormatValues() []string {
 	vals := []string{"auto"}
 	for _, f := range registry.Readable() {
 		vals = append(vals, f.Name)
@@ -43,10 +43,10 @@ func formatValues() []string {
 }
 
 // formatNames lists --format's values: "auto, claude, codex, …".
-func formatNames() string { return strings.Join(formatValues(), ", ") }
+func FormatNames() string { return strings.Join(FormatValues(), ", ") }
 
 // formatList lists formats by name: "claude, codex, gemini".
-func formatList(fs []adapter.Format) string {
+func FormatList(fs []adapter.Format) string {
 	names := make([]string, len(fs))
 	for i, f := range fs {
 		names[i] = f.Name
@@ -56,7 +56,7 @@ func formatList(fs []adapter.Format) string {
 
 // agentNames lists the formats' init.data.agent values, each once:
 // "claude-code, codex, …".
-func agentNames() string {
+func AgentNames() string {
 	var names []string
 	for _, f := range registry.Readable() {
 		if f.Agent != "" && !slices.Contains(names, f.Agent) {
@@ -69,7 +69,7 @@ func agentNames() string {
 // modelFromCommand is the model an agent's command line asks for, read by
 // the format whose command it is (the base name of argv[0]); "" when no
 // format knows the command or the line names none.
-func modelFromCommand(argv []string) string {
+func ModelFromCommand(argv []string) string {
 	if len(argv) == 0 {
 		return ""
 	}
@@ -84,7 +84,7 @@ func modelFromCommand(argv []string) string {
 
 // modelCommands names the commands whose model run reads from their
 // command line: "codex, opencode, gemini, …".
-func modelCommands() string {
+func ModelCommands() string {
 	var names []string
 	for _, f := range registry.All() {
 		if f.ModelFromArgs != nil {
