@@ -57,11 +57,7 @@ func inputsOf(path string, readDir func(string) ([]os.DirEntry, error)) (inputs 
 		if err != nil || !mine {
 			return nil, false, err
 		}
-		if isAgentFile(path) {
-			open := func(opt Options) (io.ReadCloser, error) { return openAgentAlone(path) }
-			return []adapter.Input{o.input(path, open)}, true, nil
-		}
-		return []adapter.Input{o.session(path)}, true, nil
+		return []adapter.Input{o.file(path)}, true, nil
 	}
 	// A session's own folder: the session file is beside it.
 	if sub, err := os.Stat(filepath.Join(path, "subagents")); err == nil && sub.IsDir() {
@@ -82,6 +78,23 @@ func inputsOf(path string, readDir func(string) ([]os.DirEntry, error)) (inputs 
 		return nil, false, err
 	}
 	return sessionfile.Inputs(entries, o.session)
+}
+
+// ClaimedInputs is Inputs for a session file (or a subagent's) whose
+// first records the caller saw Detect claim: it is not read to ask again.
+func ClaimedInputs(path string) ([]adapter.Input, error) {
+	o := &opener{readDir: os.ReadDir, folders: make(map[string]*folder)}
+	return []adapter.Input{o.file(path)}, nil
+}
+
+// file is the input of a file claimed: a session, or a subagent's file
+// alone (its own conversation).
+func (o *opener) file(path string) adapter.Input {
+	if isAgentFile(path) {
+		open := func(opt Options) (io.ReadCloser, error) { return openAgentAlone(path) }
+		return o.input(path, open)
+	}
+	return o.session(path)
 }
 
 // openAgentAlone opens a subagent's file read alone: its own conversation.

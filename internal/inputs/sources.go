@@ -176,6 +176,15 @@ func Claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff
 			formats = []adapter.Format{*sniffed}
 		}
 	}
+	if sniffed != nil && sniffed.ClaimedInputs != nil && sniffed.New != nil {
+		// The sniffing saw what the format's Inputs would open the file
+		// to see: it is not opened again.
+		ins, err := sniffed.ClaimedInputs(path)
+		if err != nil {
+			return nil, nil, sniffed, err
+		}
+		return sniffed, ins, sniffed, nil
+	}
 	for i := range formats {
 		f := &formats[i]
 		if f.Inputs == nil || f.New == nil {
