@@ -192,16 +192,24 @@ func OpenSessionWith(path string, opt Options) (io.ReadCloser, error) {
 
 func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 	fopt := frame.Options{MaxLine: opt.MaxLine}
-	g, err := scanFile(path, fopt)
+	// One open for both passes: the second reads the file again from its
+	// start.
+	f, err := sessionfile.Open(path)
 	if err != nil {
+		return nil, err
+	}
+	sopt := fopt
+	sopt.ReadSize = sessionfile.ReadSize(f)
+	g, err := scan(f, sopt)
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	agents := o.findAgents(path, g.sessionID, fopt)
 	inc := g.included()
 	tie(g, inc, agents)
 
-	f, err := sessionfile.Open(path)
-	if err != nil {
+	if f, err = sessionfile.Rewind(f); err != nil {
 		return nil, err
 	}
 	fopt.ReadSize = sessionfile.ReadSize(f)
@@ -230,16 +238,6 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 		m.out = header(g.model, g.cwd)
 	}
 	return m, nil
-}
-
-func scanFile(path string, opt frame.Options) (*graph, error) {
-	f, err := sessionfile.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	opt.ReadSize = sessionfile.ReadSize(f)
-	return scan(f, opt)
 }
 
 // findAgents lists the subagent files of a session: in <session>/subagents/,

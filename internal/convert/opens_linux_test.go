@@ -55,8 +55,8 @@ func opensOf(t *testing.T, dir string, do func()) map[string]int {
 
 // TestOpensPerFile: converting a FILE opens it at most twice, the first
 // time to sniff its first records: a format's Inputs do not open it again
-// to ask what the sniffing saw. A Claude session file is read in two
-// passes (its conversation first, then the stream), each an open.
+// to ask what the sniffing saw, and a Claude session file's two passes
+// (its conversation first, then the stream) read one open file.
 func TestOpensPerFile(t *testing.T) {
 	for _, tc := range []struct {
 		fixture, name string
@@ -65,7 +65,7 @@ func TestOpensPerFile(t *testing.T) {
 	}{
 		{"../../testdata/claude/text-only.in.jsonl", "stream.jsonl", "", 2},
 		{"../../testdata/codex-rollout/exec-tools.in.jsonl", "rollout-2025-01-01T00-00-00-0194b2f0-0000-7000-8000-000000000000.jsonl", "codex-rollout", 2},
-		{"../../testdata/claude-session/print-mode-2.1.in.jsonl", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "claude-session", 3},
+		{"../../testdata/claude-session/print-mode-2.1.in.jsonl", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "claude-session", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
