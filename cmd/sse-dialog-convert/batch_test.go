@@ -30,6 +30,8 @@ func batchRun(t *testing.T, args ...string) (int, string) {
 	return r.code, r.stderr
 }
 
+// batchInputs gathers the real captures (when the corpus is there) and our
+// fixtures, and adds collisions and gzip copies in dir.
 func batchInputs(t *testing.T, dir string) []string {
 	t.Helper()
 	var files []string

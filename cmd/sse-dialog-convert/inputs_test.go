@@ -264,10 +264,6 @@ func entriesIn(dialogs map[string][]byte) string {
 	return cli.Plural(n, "entry")
 }
 
-// TestSourcesInArgumentOrder: the FILEs are asked several at a time, and
-// their dialogs come in the order of the FILEs, as when asked one by one:
-// streams, the sessions of a folder, a missing FILE, a folder with no
-// session, standard input.
 // TestCompressedLongSSELine: a compressed file's read buffer is sized from
 // its (compressed) size; a Server-Sent Events line longer than that buffer
 // is still an event, as it is in the plain file.

@@ -12,7 +12,7 @@ import (
 // a format there and its --format value, help, completion and messages
 // follow.
 
-// pickFormats returns the formats --format allows, whether it forces the
+// PickFormats returns the formats --format allows, whether it forces the
 // first of them, or false for an unknown name. A forced format comes with
 // the others after it: they say what an input looks like when it is not
 // the forced format's.
@@ -33,7 +33,7 @@ func PickFormats(name string) (fmts []adapter.Format, forced, ok bool) {
 	return fmts, true, true
 }
 
-// formatValues are --format's values: auto, then every format read.
+// FormatValues are --format's values: auto, then every format read.
 func FormatValues() []string {
 	vals := []string{"auto"}
 	for _, f := range registry.Readable() {
@@ -42,10 +42,10 @@ func FormatValues() []string {
 	return vals
 }
 
-// formatNames lists --format's values: "auto, claude, codex, …".
+// FormatNames lists --format's values: "auto, claude, codex, …".
 func FormatNames() string { return strings.Join(FormatValues(), ", ") }
 
-// formatList lists formats by name: "claude, codex, gemini".
+// FormatList lists formats by name: "claude, codex, gemini".
 func FormatList(fs []adapter.Format) string {
 	names := make([]string, len(fs))
 	for i, f := range fs {
@@ -54,7 +54,7 @@ func FormatList(fs []adapter.Format) string {
 	return strings.Join(names, ", ")
 }
 
-// agentNames lists the formats' init.data.agent values, each once:
+// AgentNames lists the formats' init.data.agent values, each once:
 // "claude-code, codex, …".
 func AgentNames() string {
 	var names []string
@@ -66,7 +66,7 @@ func AgentNames() string {
 	return strings.Join(names, ", ")
 }
 
-// modelFromCommand is the model an agent's command line asks for, read by
+// ModelFromCommand is the model an agent's command line asks for, read by
 // the format whose command it is (the base name of argv[0]); "" when no
 // format knows the command or the line names none.
 func ModelFromCommand(argv []string) string {
@@ -82,7 +82,7 @@ func ModelFromCommand(argv []string) string {
 	return ""
 }
 
-// modelCommands names the commands whose model run reads from their
+// ModelCommands names the commands whose model run reads from their
 // command line: "codex, opencode, gemini, …".
 func ModelCommands() string {
 	var names []string

@@ -11,7 +11,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
-// input is one stream a job reads: a FILE, standard input, or one of the
+// Input is one stream a job reads: a FILE, standard input, or one of the
 // dialogs a session file or folder holds (adapter.Input).
 type Input struct {
 	Name  string // in messages: its path, or "standard input"
@@ -35,7 +35,7 @@ func StdinInput(stdin io.Reader) *Input {
 	return &Input{Name: "standard input", Label: "<stdin>", R: stdin, Stream: true, Stdin: true, Info: StdinFile(stdin).Info}
 }
 
-// fileInput is a FILE read as a stream.
+// FileInput is a FILE read as a stream.
 func FileInput(path string) *Input {
 	in := &Input{Name: path, Label: cli.QuoteName(path), Stream: true}
 	in.open = func() (io.ReadCloser, error) {
@@ -48,7 +48,7 @@ func FileInput(path string) *Input {
 	return in
 }
 
-// sessionInput is one dialog a format's Inputs found.
+// SessionInput is one dialog a format's Inputs found.
 func SessionInput(si adapter.Input) *Input {
 	in := &Input{Name: si.Name, Label: cli.QuoteName(si.Name), open: si.Open}
 	in.Info, _ = os.Stat(si.Name)
@@ -56,7 +56,7 @@ func SessionInput(si adapter.Input) *Input {
 	return in
 }
 
-// readerInput is a stream handed over open (view's conversion in memory).
+// ReaderInput is a stream handed over open (view's conversion in memory).
 func ReaderInput(r io.Reader, name string) *Input {
 	return &Input{Name: name, Label: cli.QuoteName(name), R: r, Stream: true}
 }
@@ -68,7 +68,7 @@ func (in *Input) File() NamedFile {
 	return NamedFile{What: "the input", Path: in.Name, Info: in.Info}
 }
 
-// openIt opens the input, if it is not open yet; maxLine is --max-line
+// Open opens the input, if it is not open yet; maxLine is --max-line
 // (dispatch.Options.MaxLine).
 func (in *Input) Open(maxLine int64) error {
 	if in.R != nil || in.open == nil {
@@ -90,7 +90,7 @@ func (in *Input) Open(maxLine int64) error {
 	return nil
 }
 
-// close closes what openIt opened, and lets go of it: a batch keeps every
+// Close closes what Open opened, and lets go of it: a batch keeps every
 // input listed until it ends.
 func (in *Input) Close() {
 	if in.c != nil {
@@ -99,7 +99,7 @@ func (in *Input) Close() {
 	}
 }
 
-// openInput opens an input file: not a folder.
+// OpenFile opens an input file: not a folder.
 func OpenFile(file string) (*os.File, error) {
 	f, err := os.Open(file)
 	if err != nil {

@@ -46,8 +46,6 @@ func TestDialogNames(t *testing.T) {
 	}
 }
 
-// batchInputs gathers the real captures (when the corpus is there) and our
-// fixtures, and adds collisions and gzip copies in dir.
 func TestDialogNamesUnder(t *testing.T) {
 	names, outside := DialogNamesUnder("/data/runs", []string{
 		"/data/runs/a1/transcript.jsonl",

@@ -11,7 +11,7 @@ import (
 // harness wrote, and /dev/zero given by mistake must not fill memory.
 const MaxPromptFile = 16 << 20
 
-// readPromptFile reads --prompt-file as it is, its trailing newline kept:
+// ReadPromptFile reads --prompt-file as it is, its trailing newline kept:
 // a regular file, or a pipe (--prompt-file <(…)), no larger than
 // MaxPromptFile. A device, a folder or a socket is refused before it is
 // read.

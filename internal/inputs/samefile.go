@@ -9,7 +9,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
-// namedFile is a file a command reads or writes, as its messages name it.
+// NamedFile is a file a command reads or writes, as its messages name it.
 type NamedFile struct {
 	What string      // "the dialog", "the input", "--prompt-file", "standard input"
 	Path string      // as given; empty for standard input
@@ -23,7 +23,7 @@ func (f NamedFile) String() string {
 	return f.What + " " + cli.QuoteName(f.Path)
 }
 
-// statFile names path and finds what it is, through symlinks.
+// StatFile names path and finds what it is, through symlinks.
 func StatFile(what, path string) NamedFile {
 	f := NamedFile{What: what, Path: path}
 	if path != "" && path != "-" {
@@ -32,7 +32,7 @@ func StatFile(what, path string) NamedFile {
 	return f
 }
 
-// stdinFile names standard input when it is a file of its own (a
+// StdinFile names standard input when it is a file of its own (a
 // redirection from a file can be the same file as an output).
 func StdinFile(stdin io.Reader) NamedFile {
 	f := NamedFile{What: "standard input"}
@@ -42,7 +42,7 @@ func StdinFile(stdin io.Reader) NamedFile {
 	return f
 }
 
-// sameAbsPath reports whether two paths name the same place, for files
+// SameAbsPath reports whether two paths name the same place, for files
 // that may not exist yet.
 func SameAbsPath(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
@@ -50,7 +50,7 @@ func SameAbsPath(a, b string) bool {
 	return err1 == nil && err2 == nil && aa == bb
 }
 
-// stdoutFile names standard output as an output, when it is a file of its
+// StdoutFile names standard output as an output, when it is a file of its
 // own (">> t.jsonl" appends to what may be an input).
 func StdoutFile(what string, stdout io.Writer) NamedFile {
 	f := NamedFile{What: what, Path: "standard output"}
@@ -60,7 +60,7 @@ func StdoutFile(what string, stdout io.Writer) NamedFile {
 	return f
 }
 
-// refuseOverwrite returns a refusal when an output would be written over an
+// RefuseOverwrite returns a refusal when an output would be written over an
 // input: the same file by device and inode, so also through symlinks, hard
 // links and a symlinked folder. Only regular files count: writing to a
 // device or a pipe destroys nothing, and an output that does not exist yet
@@ -107,7 +107,7 @@ func (s fileSet) find(info os.FileInfo) (NamedFile, bool) {
 	return NamedFile{}, false
 }
 
-// refuseBatchOverwrite refuses a batch any of whose dialogs (outs, one per
+// RefuseBatchOverwrite refuses a batch any of whose dialogs (outs, one per
 // source) would be written over one of its inputs or reads.
 func RefuseBatchOverwrite(outs []string, srcs []Source, reads []NamedFile) error {
 	inputs := append([]NamedFile{}, reads...)
@@ -135,7 +135,7 @@ func RefuseBatchOverwrite(outs []string, srcs []Source, reads []NamedFile) error
 	return nil
 }
 
-// refuseFormatFile refuses an output that is itself a file of the format
+// RefuseFormatFile refuses an output that is itself a file of the format
 // being read from its files (f, nil for none), say a subagent's file
 // beside a session: its Inputs may read it, and no dialog is worth a
 // session file.

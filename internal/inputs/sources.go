@@ -20,7 +20,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
 
-// source is what one dialog is made from: one or more inputs read in
+// Source is what one dialog is made from: one or more inputs read in
 // order, and the format that claimed them.
 type Source struct {
 	Name   string // names the dialog (--out-dir) and the input in messages
@@ -33,11 +33,11 @@ type Source struct {
 	Err error
 	// sniffed is the format whose events a stream FILE's first records
 	// surely are (firstClaim), nil when unknown: FILEs of different
-	// formats are not one stream (see oneDialog).
+	// formats are not one stream (see OneDialog).
 	Sniffed *adapter.Format
 }
 
-// sources gives each FILE its dialogs. "-" is standard input. A FILE some
+// Sources gives each FILE its dialogs. "-" is standard input. A FILE some
 // format's Inputs claims (a session file, a folder of them) gives what
 // they say, each its own dialog, in that format; any other FILE is read as
 // a stream. formats are those --format allows (forced: only the first is
@@ -69,7 +69,7 @@ func Sources(files []string, formats []adapter.Format, forced bool, stdin io.Rea
 	return srcs
 }
 
-// fileSources gives one FILE its dialogs, as sources says.
+// fileSources gives one FILE its dialogs, as Sources says.
 func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Reader, sniff **bufio.Reader) []Source {
 	if file == "-" {
 		return []Source{{Name: "standard input", Inputs: []*Input{StdinInput(stdin)}}}
@@ -155,7 +155,7 @@ func noSessions(path string, formats []adapter.Format) error {
 		path, strings.Join(names, ", "), filepath.Join(path, "*.jsonl"))
 }
 
-// claim asks the formats' Inputs, in order, whether path is theirs; the
+// Claim asks the formats' Inputs, in order, whether path is theirs; the
 // first that says so gives the inputs. For a file, its first records
 // decide first, as detection would: only the format that claims one of
 // them as surely its own is asked (none, for a stream format's), so that
@@ -236,7 +236,7 @@ func firstClaim(path string, formats []adapter.Format, sniff **bufio.Reader) (*a
 	return first, nil
 }
 
-// oneDialog joins the sources of a conversion without --out-dir into one:
+// OneDialog joins the sources of a conversion without --out-dir into one:
 // streams are read in order as one (the legs of a resumed run); a
 // session, which is a dialog of its own, must be alone.
 func OneDialog(srcs []Source) (Source, error) {
@@ -267,7 +267,7 @@ func OneDialog(srcs []Source) (Source, error) {
 	return joined, nil
 }
 
-// readFileList reads --files-from: one name a line (blank lines skipped),
+// ReadFileList reads --files-from: one name a line (blank lines skipped),
 // or NUL-separated (-0, as find -print0 writes them).
 func ReadFileList(path string, nul bool, stdin io.Reader) ([]string, error) {
 	r := stdin

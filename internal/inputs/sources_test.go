@@ -32,6 +32,10 @@ func claudeProject(t *testing.T, dir string) {
 	putFile(t, filepath.Join(dir, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"), readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
 }
 
+// TestSourcesInArgumentOrder: the FILEs are asked several at a time, and
+// their dialogs come in the order of the FILEs, as when asked one by one:
+// streams, the sessions of a folder, a missing FILE, a folder with no
+// session, standard input.
 func TestSourcesInArgumentOrder(t *testing.T) {
 	project := filepath.Join(t.TempDir(), "-sandbox-work-sub")
 	claudeProject(t, project)
