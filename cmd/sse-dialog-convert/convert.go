@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -118,7 +116,7 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 // else the wall clock.
 func (o *convertOptions) pinnedClock() (dialog.Clock, error) {
 	if o.clock != "" {
-		clock, err := parseClock(o.clock)
+		clock, err := convert.ParseClock(o.clock)
 		if err != nil {
 			return nil, cli.Refusef("--clock %q: %v", o.clock, err)
 		}
@@ -127,37 +125,8 @@ func (o *convertOptions) pinnedClock() (dialog.Clock, error) {
 	return envClock()
 }
 
-// envClock is the clock SOURCE_DATE_EPOCH pins, else the wall clock. A
-// value it cannot read is a failure (exit 1), not a usage error: the
-// command line is right, its environment is not.
-func envClock() (dialog.Clock, error) {
-	s := os.Getenv("SOURCE_DATE_EPOCH")
-	clock, err := parseClock(s)
-	if err != nil {
-		return nil, fmt.Errorf("SOURCE_DATE_EPOCH=%q: %v; set it to Unix seconds (SOURCE_DATE_EPOCH=0), or unset it", s, err)
-	}
-	return clock, nil
-}
-
-// parseClock reads a pinned time: Unix seconds (as SOURCE_DATE_EPOCH) or
-// RFC 3339. Empty means the wall clock.
-func parseClock(s string) (dialog.Clock, error) {
-	if s == "" {
-		return dialog.SystemClock{}, nil
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		t := time.Unix(n, 0).UTC()
-		if t.Year() < 1970 || t.Year() > 9999 {
-			return nil, errors.New("out of range (years 1970 to 9999)")
-		}
-		return dialog.FixedClock(t), nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil || t.Year() > 9999 {
-		return nil, errors.New("want Unix seconds or an RFC 3339 time (2026-01-02T03:04:05Z)")
-	}
-	return dialog.FixedClock(t.UTC()), nil
-}
+// envClock is the clock $SOURCE_DATE_EPOCH pins, else the wall clock.
+func envClock() (dialog.Clock, error) { return convert.EnvClock(os.Getenv("SOURCE_DATE_EPOCH")) }
 
 // check rejects what no conversion (run's included) can do, and returns
 // the converter's options: the formats --format allows, the line limit.
