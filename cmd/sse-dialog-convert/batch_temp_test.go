@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -43,8 +44,8 @@ func TestBatchRemovesStaleTemps(t *testing.T) {
 	require.NoError(t, gone.Run())
 	dead := strconv.Itoa(gone.Process.Pid)
 	live := strconv.Itoa(os.Getppid())
-	stale := []string{batchTempPrefix + dead + "-abc.tmp", batchTempPrefix + dead + "-9z.tmp"}
-	kept := []string{batchTempPrefix + live + "-abc.tmp", batchTempPrefix + dead + "-abc.txt", ".other-" + dead + "-abc.tmp", "notes.dialog.jsonl"}
+	stale := []string{convert.BatchTempPrefix + dead + "-abc.tmp", convert.BatchTempPrefix + dead + "-9z.tmp"}
+	kept := []string{convert.BatchTempPrefix + live + "-abc.tmp", convert.BatchTempPrefix + dead + "-abc.txt", ".other-" + dead + "-abc.tmp", "notes.dialog.jsonl"}
 	for _, n := range append(append([]string{}, stale...), kept...) {
 		require.NoError(t, os.WriteFile(filepath.Join(out, n), []byte("{}\n"), 0o644))
 	}

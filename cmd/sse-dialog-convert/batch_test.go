@@ -32,44 +32,6 @@ func batchRun(t *testing.T, args ...string) (int, string) {
 	return r.code, r.stderr
 }
 
-func TestDialogNames(t *testing.T) {
-	tests := []struct {
-		name  string
-		files []string
-		want  []string
-	}{
-		{"extensions dropped", []string{"/r/t.jsonl", "/r/u.ndjson.gz", "/r/v.json", "/r/w", "/r/x.txt"},
-			[]string{"t.dialog.jsonl", "u.dialog.jsonl", "v.dialog.jsonl", "w.dialog.jsonl", "x.txt.dialog.jsonl"}},
-		{"only one extension dropped", []string{"/r/t.json.jsonl"}, []string{"t.json.dialog.jsonl"}},
-		{"same name in run folders", []string{"/runs/a1/transcript.jsonl", "/runs/b2/transcript.jsonl", "/runs/c3/other.jsonl"},
-			[]string{"a1_transcript.dialog.jsonl", "b2_transcript.dialog.jsonl", "other.dialog.jsonl"}},
-		{"as many folders as it takes", []string{"/p/a/t.jsonl", "/q/a/t.jsonl", "/r/b/t.jsonl"},
-			[]string{"p_a_t.dialog.jsonl", "q_a_t.dialog.jsonl", "b_t.dialog.jsonl"}},
-		{"one path inside the other", []string{"/x/t.jsonl", "/a/x/t.jsonl"},
-			[]string{"x_t.dialog.jsonl", "a_x_t.dialog.jsonl"}},
-		{"same folder, other extension", []string{"/d/t.jsonl", "/d/t.jsonl.gz"},
-			[]string{"t.jsonl.dialog.jsonl", "t.jsonl.gz.dialog.jsonl"}},
-		{"the same file twice", []string{"/d/t.jsonl", "/d/t.jsonl", "/d/t.jsonl"},
-			[]string{"t.dialog.jsonl", "t-2.dialog.jsonl", "t-3.dialog.jsonl"}},
-		{"case-insensitive clash", []string{"/d/T.jsonl", "/e/t.jsonl"},
-			[]string{"d_T.dialog.jsonl", "e_t.dialog.jsonl"}},
-		{"root", []string{"/t.jsonl", "/d/t.jsonl"}, []string{"t.dialog.jsonl", "d_t.dialog.jsonl"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, dialogNames(tt.files))
-			// The name of a file does not depend on where it stands in the list.
-			rev := slices.Clone(tt.files)
-			slices.Reverse(rev)
-			got := dialogNames(rev)
-			slices.Reverse(got)
-			if !slices.Equal(tt.files, rev) {
-				assert.Equal(t, tt.want, got, "reversed input order")
-			}
-		})
-	}
-}
-
 // batchInputs gathers the real captures (when the corpus is there) and our
 // fixtures, and adds collisions and gzip copies in dir.
 func batchInputs(t *testing.T, dir string) []string {
@@ -282,49 +244,6 @@ func TestBatchRefusesToOverwriteAnInput(t *testing.T) {
 		require.NoError(t, err)
 		assert.Len(t, ents, 2, "nothing written")
 	}
-}
-
-// TestReporter: on a terminal, the progress line is wiped before any other
-// output, so diagnostics never share a line with it; blocks come out in
-// argument order; there is no colour or other escape sequence.
-func TestReporter(t *testing.T) {
-	var buf bytes.Buffer
-	rep := newReporter(&buf, 3)
-	rep.tty = true
-	block := func(diag string, failed bool) *fileResult {
-		r := &fileResult{failed: failed, entries: 2}
-		r.diag.WriteString(diag)
-		return r
-	}
-	rep.done(1, block("b.jsonl:1: skipped\n", false)) // waits for file 0
-	assert.NotContains(t, buf.String(), "b.jsonl")
-	rep.done(0, block("sse-dialog-convert: open a.jsonl: no such file\n", true))
-	rep.done(2, block("", false))
-	failed := rep.finish(func(c counts) string {
-		assert.Equal(t, counts{converted: 2, failed: 1, entries: 6}, c)
-		return "summary"
-	})
-	assert.True(t, failed)
-	out := buf.String()
-	assert.NotContains(t, out, "\x1b")
-	// What is left once each progress line is overwritten: the blocks, in order.
-	var lines []string
-	for _, l := range strings.Split(out, "\n") {
-		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
-			l = l[i+1:]
-		}
-		lines = append(lines, l)
-	}
-	assert.Equal(t, []string{"sse-dialog-convert: open a.jsonl: no such file", "b.jsonl:1: skipped", "summary", ""}, lines)
-	assert.Contains(t, out, "sse-dialog-convert: 1/3 files")
-	assert.Contains(t, out, "sse-dialog-convert: 2/3 files, 1 failed")
-
-	// Not a terminal: no progress at all.
-	buf.Reset()
-	rep = newReporter(&buf, 1)
-	rep.done(0, block("", false))
-	rep.finish(func(counts) string { return "summary" })
-	assert.Equal(t, "summary\n", buf.String())
 }
 
 func TestGzipInputConvertsAsPlain(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
@@ -462,7 +463,7 @@ func formatCases() []cliCase {
 		{"opencode in auto", opencodeLines, nil, unreadable("opencode")},
 		{"Cursor CLI in auto", cursorLines, nil, unreadable("cursor")},
 		{"objects of no format in auto", `{"a":1}` + "\n" + `{"b":2}` + "\n", nil,
-			"no events of a format it reads (" + formatList(registry.Readable()) + ") in standard input; its records are JSON objects of no known format"},
+			"no events of a format it reads (" + inputs.FormatList(registry.Readable()) + ") in standard input; its records are JSON objects of no known format"},
 		{"the format asked for is converted as asked", cursorLines, []string{"--format", "claude"}, ""},
 		{"Claude in auto", claudeRun, nil, ""},
 		{"Codex in auto", codexLines, nil, ""},

@@ -2,20 +2,20 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 )
 
 // convertOptions are the flags of a conversion (shared by run).
@@ -51,11 +51,11 @@ type convertOptions struct {
 func (o *convertOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "", "write the dialog to `PATH` (- for stdout; default $SSE_ARCHIVE/dialog.jsonl, else /tmp/sse-archive/dialog.jsonl)")
-	f.StringVarP(&o.format, "format", "f", "auto", "input `FORMAT`: "+formatNames())
+	f.StringVarP(&o.format, "format", "f", "auto", "input `FORMAT`: "+inputs.FormatNames())
 	f.StringVar(&o.task, "task", "", "task id for init (default $SSE_TASK_ID)")
 	f.StringVar(&o.model, "model", "", "model name for init (default $SSE_MODEL_NAME, else the stream's)")
 	f.StringVar(&o.cwd, "cwd", "", "working directory for init (default the stream's, else this process's)")
-	f.StringVar(&o.agent, "agent", "", "agent name for init (default the format's: "+agentNames()+")")
+	f.StringVar(&o.agent, "agent", "", "agent name for init (default the format's: "+inputs.AgentNames()+")")
 	f.StringVar(&o.prompt, "prompt", "", "the prompt, written right after init")
 	f.StringVar(&o.promptFile, "prompt-file", "", "read the prompt from `FILE`")
 	f.BoolVar(&o.tee, "tee", false, "copy the input to stdout unchanged, as it is read")
@@ -65,7 +65,7 @@ func (o *convertOptions) register(cmd *cobra.Command) {
 	f.Var(cli.SizeValue[int64]{P: &o.maxBytes}, "max-bytes", "keep the whole dialog under `BYTES` (16k, 2M: KiB, MiB): texts are cut more as it fills (0: no limit)")
 	f.Var(cli.SizeValue[int64]{P: &o.maxLine}, "max-line", "skip input lines longer than `BYTES` (16k, 2M: KiB, MiB), reading on without holding them (0: no limit; the default is 256 MiB)")
 	f.StringVar(&o.clock, "clock", "", "pin the converter's clock to `TIME` (RFC 3339 or Unix seconds; default $SOURCE_DATE_EPOCH)")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatValues(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(inputs.FormatValues(), cobra.ShellCompDirectiveNoFileComp))
 }
 
 // writerOptions resolves flags and environment into the dialog's options.
@@ -97,7 +97,7 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	case o.prompt != "":
 		opt.Prompt, opt.HasPrompt = o.prompt, true
 	case o.promptFile != "":
-		prompt, err := readPromptFile(o.promptFile)
+		prompt, err := inputs.ReadPromptFile(o.promptFile)
 		if err != nil {
 			return opt, fmt.Errorf("cannot read --prompt-file: %w", err)
 		}
@@ -116,7 +116,7 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 // else the wall clock.
 func (o *convertOptions) pinnedClock() (dialog.Clock, error) {
 	if o.clock != "" {
-		clock, err := parseClock(o.clock)
+		clock, err := convert.ParseClock(o.clock)
 		if err != nil {
 			return nil, cli.Refusef("--clock %q: %v", o.clock, err)
 		}
@@ -125,37 +125,8 @@ func (o *convertOptions) pinnedClock() (dialog.Clock, error) {
 	return envClock()
 }
 
-// envClock is the clock SOURCE_DATE_EPOCH pins, else the wall clock. A
-// value it cannot read is a failure (exit 1), not a usage error: the
-// command line is right, its environment is not.
-func envClock() (dialog.Clock, error) {
-	s := os.Getenv("SOURCE_DATE_EPOCH")
-	clock, err := parseClock(s)
-	if err != nil {
-		return nil, fmt.Errorf("SOURCE_DATE_EPOCH=%q: %v; set it to Unix seconds (SOURCE_DATE_EPOCH=0), or unset it", s, err)
-	}
-	return clock, nil
-}
-
-// parseClock reads a pinned time: Unix seconds (as SOURCE_DATE_EPOCH) or
-// RFC 3339. Empty means the wall clock.
-func parseClock(s string) (dialog.Clock, error) {
-	if s == "" {
-		return dialog.SystemClock{}, nil
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		t := time.Unix(n, 0).UTC()
-		if t.Year() < 1970 || t.Year() > 9999 {
-			return nil, errors.New("out of range (years 1970 to 9999)")
-		}
-		return dialog.FixedClock(t), nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil || t.Year() > 9999 {
-		return nil, errors.New("want Unix seconds or an RFC 3339 time (2026-01-02T03:04:05Z)")
-	}
-	return dialog.FixedClock(t.UTC()), nil
-}
+// envClock is the clock $SOURCE_DATE_EPOCH pins, else the wall clock.
+func envClock() (dialog.Clock, error) { return convert.EnvClock(os.Getenv("SOURCE_DATE_EPOCH")) }
 
 // check rejects what no conversion (run's included) can do, and returns
 // the converter's options: the formats --format allows, the line limit.
@@ -168,9 +139,9 @@ func (o *convertOptions) check() (dispatch.Options, error) {
 	case o.maxLine < 0:
 		return dispatch.Options{}, cli.Usagef("--max-line %d: want a size in bytes, or 0 for no limit", o.maxLine)
 	}
-	fmts, forced, ok := pickFormats(o.format)
+	fmts, forced, ok := inputs.PickFormats(o.format)
 	if !ok {
-		return dispatch.Options{}, cli.Usagef("unknown --format %q (want %s)", o.format, formatNames())
+		return dispatch.Options{}, cli.Usagef("unknown --format %q (want %s)", o.format, inputs.FormatNames())
 	}
 	maxLine := o.maxLine
 	if maxLine == 0 {
@@ -206,7 +177,7 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 		return err
 	}
 	if o.filesFrom != "" {
-		list, err := readFileList(o.filesFrom, o.nul, stdin)
+		list, err := inputs.ReadFileList(o.filesFrom, o.nul, stdin)
 		if err != nil {
 			return err
 		}
@@ -218,95 +189,77 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 	if len(files) == 0 && o.filesFrom == "" {
 		files = []string{"-"}
 	}
-	srcs := sources(files, copt.Formats, copt.Forced, stdin, o.sourceJobs())
+	srcs := inputs.Sources(files, copt.Formats, copt.Forced, stdin, o.sourceJobs())
 	if o.outDir != "" {
 		return runBatch(ctx, o, copt, wopt, srcs, stdin, stderr)
 	}
-	src, err := oneDialog(srcs)
+	src, err := inputs.OneDialog(srcs)
 	if err != nil {
 		return err
 	}
-	if o.tee && src.format != nil {
-		return cli.Usagef("--tee copies a stream as it is read; %s is read as %s (its files merged)", src.name, src.format.Title)
+	if o.tee && src.Format != nil {
+		return cli.Usagef("--tee copies a stream as it is read; %s is read as %s (its files merged)", src.Name, src.Format.Title)
 	}
-	j := o.job(src, copt, wopt, stderr)
-	j.out = fileOutput(o.outputPath(), stdout)
-	j.wopt.Saved = savedFiles(src)
+	s := o.jobSpec(src, copt, wopt, stderr)
+	s.Out = convert.FileOutput(o.outputPath(), stdout)
+	s.Writer.Saved = src.Saved()
 	if o.tee {
-		j.tee = stdout
+		s.Tee = stdout
 	}
-	j.reads = o.reads(stdin)
+	s.Reads = o.reads(stdin)
 
 	// Signals are caught before the output exists: from then on the dialog
 	// always gets its complete entry.
 	ctx, release := cli.CatchStops(ctx)
 	defer release()
-	if readsStdin(src) && cli.IsTerminal(stdin) {
+	if src.ReadsStdin() && cli.IsTerminal(stdin) {
 		fmt.Fprintf(stderr, "%s: reading agent events from standard input (a terminal); Ctrl-D ends them\n", name)
 	}
-	err = j.run(ctx)
-	if o.stats == "" || j.conv == nil {
+	res, err := convert.New(s).Run(ctx)
+	if o.stats == "" || !res.Converted {
 		return err
 	}
 	// The stats come last on stderr: what went wrong is told before them.
 	cli.Tell(stderr, err)
-	tellStats(stderr, o.stats, []*fileStats{{input: src.name, format: formatOf(j.conv), acc: j.conv.Accounting(), entries: j.conv.Entries()}}, false)
+	convert.TellStats(stderr, o.stats, []*convert.FileStats{convert.StatsOf(src.Name, "", res)}, false)
 	return cli.Failed(cli.ExitCode(err))
 }
 
-// job is the conversion of src with the options: in the format that
+// jobSpec is the conversion of src with the options: in the format that
 // claimed it, else as --format says.
-func (o *convertOptions) job(src source, copt dispatch.Options, wopt dialog.Options, stderr io.Writer) *job {
-	j := &job{name: src.name, inputs: src.inputs, wopt: wopt, copt: copt, format: o.format, strict: o.strict, lines: "input line", stderr: stderr}
-	if src.format != nil {
-		j.copt.Formats, j.copt.Forced, _ = pickFormats(src.format.Name)
-		j.format = src.format.Name
-	}
-	return j
+func (o *convertOptions) jobSpec(src inputs.Source, copt dispatch.Options, wopt dialog.Options, stderr io.Writer) convert.Spec {
+	s := convert.SourceSpec(src, copt, wopt, o.format, stderr)
+	s.Strict = o.strict
+	return s
 }
 
 // reads are the files a conversion reads besides its inputs: no output
 // may be one of them.
-func (o *convertOptions) reads(stdin io.Reader) []namedFile {
-	var fs []namedFile
+func (o *convertOptions) reads(stdin io.Reader) []inputs.NamedFile {
+	var fs []inputs.NamedFile
 	if o.promptFile != "" {
-		fs = append(fs, statFile("--prompt-file", o.promptFile))
+		fs = append(fs, inputs.StatFile("--prompt-file", o.promptFile))
 	}
 	switch o.filesFrom {
 	case "":
 	case "-":
-		fs = append(fs, stdinFile(stdin))
+		fs = append(fs, inputs.StdinFile(stdin))
 	default:
-		fs = append(fs, statFile("--files-from", o.filesFrom))
+		fs = append(fs, inputs.StatFile("--files-from", o.filesFrom))
 	}
 	return fs
 }
-
-// readsStdin reports whether standard input is one of src's inputs.
-func readsStdin(src source) bool {
-	for _, in := range src.inputs {
-		if in.stdin {
-			return true
-		}
-	}
-	return false
+func (o *convertOptions) registerStats(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.stats, "stats", "", "at the end, tell on stderr how many input records were read, converted and skipped, by kind and reason (`FORMAT`: text, or json: one object on the last line)")
+	f.Lookup("stats").NoOptDefVal = convert.StatsText
+	_ = cmd.RegisterFlagCompletionFunc("stats", cobra.FixedCompletions([]string{convert.StatsText, convert.StatsJSON}, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// savedFiles reports whether every input of src is a saved file: a
-// transcript nobody watches being converted, so init may wait for the
-// first entry's time (dialog.Options.Saved). A session a format found
-// is; standard input, pipes and FIFOs are live.
-func savedFiles(src source) bool {
-	if src.format != nil {
-		return true
+func (o *convertOptions) checkStats() error {
+	switch o.stats {
+	case "", convert.StatsText, convert.StatsJSON:
+		return nil
 	}
-	if readsStdin(src) {
-		return false
-	}
-	for _, in := range src.inputs {
-		if st, err := os.Stat(in.name); err != nil || !st.Mode().IsRegular() {
-			return false
-		}
-	}
-	return len(src.inputs) > 0
+	return cli.Usagef("--stats=%s: want text or json", o.stats)
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 )
 
 // badEntries puts in dir, among the sessions: a dangling symlink, a
@@ -106,7 +108,7 @@ func TestPromptFileBounded(t *testing.T) {
 	big := filepath.Join(dir, "big.txt")
 	f, err := os.Create(big)
 	require.NoError(t, err)
-	require.NoError(t, f.Truncate(maxPromptFile+1)) // sparse: no disk written
+	require.NoError(t, f.Truncate(inputs.MaxPromptFile+1)) // sparse: no disk written
 	require.NoError(t, f.Close())
 	code, _, errOut = runCLI(t, claudeRun, "-o", filepath.Join(dir, "d.jsonl"), "--prompt-file", big)
 	assert.Equal(t, 1, code)

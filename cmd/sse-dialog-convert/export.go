@@ -8,7 +8,9 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/command"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 )
 
 func newExportCmd(streams *cli.Streams) *cobra.Command {
@@ -57,26 +59,26 @@ match of a regular expression in every string before anything is written.`,
 // exportPages is what export asks of the batch: its page names, its guard
 // against writing over an input, its temporary files' prefix.
 func exportPages() command.ExportPages {
-	return command.ExportPages{Names: pageNames, RefuseOverwrite: refusePagesOverInputs, TempPrefix: batchTempPrefix}
+	return command.ExportPages{Names: pageNames, RefuseOverwrite: refusePagesOverInputs, TempPrefix: convert.BatchTempPrefix}
 }
 
 // refusePagesOverInputs is command.ExportPages.RefuseOverwrite.
 func refusePagesOverInputs(files, outs []string, index string, stdin io.Reader) error {
-	var inputs, pages []namedFile
+	var ins, pages []inputs.NamedFile
 	for i, file := range files {
 		if file == "-" {
-			inputs = append(inputs, stdinFile(stdin))
+			ins = append(ins, inputs.StdinFile(stdin))
 		} else {
-			inputs = append(inputs, statFile("the input", file))
+			ins = append(ins, inputs.StatFile("the input", file))
 		}
 		if outs[i] != "-" {
-			pages = append(pages, statFile("the page", outs[i]))
+			pages = append(pages, inputs.StatFile("the page", outs[i]))
 		}
 	}
 	if index != "" {
-		pages = append(pages, statFile("the index", index))
+		pages = append(pages, inputs.StatFile("the index", index))
 	}
-	return refuseOverwrite(pages, inputs)
+	return inputs.RefuseOverwrite(pages, ins)
 }
 
 // pageNames gives each FILE its page's name: the name the batch mode gives
@@ -84,9 +86,9 @@ func refusePagesOverInputs(files, outs []string, index string, stdin io.Reader) 
 // a .dialog the input already had), plus .html. In a folder "index" stays
 // the index's.
 func pageNames(files []string, inDir bool) []string {
-	names := dialogNames(files)
+	names := inputs.DialogNames(files)
 	for i, n := range names {
-		n = strings.TrimSuffix(strings.TrimSuffix(n, dialogSuffix), ".dialog")
+		n = strings.TrimSuffix(strings.TrimSuffix(n, inputs.DialogSuffix), ".dialog")
 		if files[i] == "-" {
 			n = "stdin"
 		}

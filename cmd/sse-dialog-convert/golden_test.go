@@ -12,6 +12,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs" // registers -update
 )
 
 // goldenArgs pin everything that would otherwise depend on the machine.
@@ -96,7 +97,7 @@ func TestGolden(t *testing.T) {
 // formatFor maps a testdata folder to a --format value: folders named after
 // a format use it; any other folder (e.g. "input") uses auto-detection.
 func formatFor(dir string) string {
-	if _, _, ok := pickFormats(dir); ok {
+	if _, _, ok := inputs.PickFormats(dir); ok {
 		return dir
 	}
 	return "auto"

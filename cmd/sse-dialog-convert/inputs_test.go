@@ -13,7 +13,6 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
-	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -299,52 +298,6 @@ func entriesIn(dialogs map[string][]byte) string {
 		n += bytes.Count(d, []byte("\n"))
 	}
 	return cli.Plural(n, "entry")
-}
-
-// TestSourcesInArgumentOrder: the FILEs are asked several at a time, and
-// their dialogs come in the order of the FILEs, as when asked one by one:
-// streams, the sessions of a folder, a missing FILE, a folder with no
-// session, standard input.
-func TestSourcesInArgumentOrder(t *testing.T) {
-	project := filepath.Join(t.TempDir(), "-sandbox-work-sub")
-	claudeProject(t, project)
-	putFile(t, filepath.Join(project, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"), readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
-	empty := t.TempDir()
-	var files []string
-	for i := range 12 {
-		files = append(files, []string{
-			"../../testdata/claude/text-only.in.jsonl", project, "../../testdata/codex/current-commands.in.jsonl",
-			filepath.Join(empty, "missing.jsonl"), empty, "-",
-		}[i%6])
-	}
-	type seen struct {
-		name, file string
-		format     string
-		err        bool
-		inputs     int
-	}
-	list := func(jobs int) []seen {
-		var got []seen
-		for _, s := range sources(files, registry.All(), false, strings.NewReader(""), jobs) {
-			e := seen{name: s.name, file: s.file, err: s.err != nil, inputs: len(s.inputs)}
-			if s.format != nil {
-				e.format = s.format.Name
-			}
-			got = append(got, e)
-		}
-		return got
-	}
-	one := list(1)
-	require.Len(t, one, 14, "two dialogs for each mention of the project folder")
-	assert.Equal(t, "../../testdata/claude/text-only.in.jsonl", one[0].name)
-	assert.Equal(t, "claude-session", one[1].format)
-	assert.Equal(t, "claude-session", one[2].format)
-	assert.Equal(t, "../../testdata/codex/current-commands.in.jsonl", one[3].name)
-	assert.True(t, one[5].err, "a folder with no session")
-	assert.Equal(t, "standard input", one[6].name)
-	for _, jobs := range []int{2, 5, 32} {
-		assert.Equal(t, one, list(jobs), "jobs %d", jobs)
-	}
 }
 
 // TestCompressedLongSSELine: a compressed file's read buffer is sized from

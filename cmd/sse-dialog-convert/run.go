@@ -12,7 +12,9 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/command"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 )
 
 type runOptions struct {
@@ -36,7 +38,7 @@ arrives, and saves the output unchanged as the transcript — the job of the
 benchmark's agent wrappers. Every conversion flag works as without run. When
 the stream names no model, init has the one COMMAND's arguments ask for (as
 codex -m o3), read the way the agent reads them, for these commands:
-` + modelCommands() + `. --model and $SSE_MODEL_NAME still come first.
+` + inputs.ModelCommands() + `. --model and $SSE_MODEL_NAME still come first.
 
 COMMAND gets our environment and standard input (or --stdin-file; or, with
 --prompt-stdin, the prompt, then end of input). Its standard error goes to
@@ -109,7 +111,7 @@ func (o *runOptions) checkRun(argv []string) error {
 		return cli.Usagef("--transcript and --no-transcript cannot both be given")
 	case o.timeout < 0 || o.grace < 0 || o.linger < 0:
 		return cli.Usagef("--timeout, --grace and --linger cannot be negative")
-	case !o.noTranscript && o.outputPath() != "-" && sameAbsPath(o.transcriptPath(), o.outputPath()):
+	case !o.noTranscript && o.outputPath() != "-" && inputs.SameAbsPath(o.transcriptPath(), o.outputPath()):
 		return cli.Usagef("the transcript and the dialog would be the same file: %s", o.outputPath())
 	case !o.noTranscript && o.transcriptPath() == "-":
 		return cli.Usagef("--transcript - is not supported (use --tee to copy the output to stdout)")
@@ -120,31 +122,31 @@ func (o *runOptions) checkRun(argv []string) error {
 // refuseOverwrite refuses a dialog or transcript that would be written
 // over a file the run reads, or over each other.
 func (o *runOptions) refuseOverwrite(agentIn *os.File, stdin io.Reader, stdout io.Writer) error {
-	inputs := o.reads(nil) // --prompt-file
+	ins := o.reads(nil) // --prompt-file
 	switch {
 	case agentIn != nil:
-		f := namedFile{what: "--stdin-file", path: o.stdinFile}
-		f.info, _ = agentIn.Stat()
-		inputs = append(inputs, f)
+		f := inputs.NamedFile{What: "--stdin-file", Path: o.stdinFile}
+		f.Info, _ = agentIn.Stat()
+		ins = append(ins, f)
 	case !o.promptStdin:
-		inputs = append(inputs, stdinFile(stdin)) // the agent reads it
+		ins = append(ins, inputs.StdinFile(stdin)) // the agent reads it
 	}
-	dialogFile := statFile("the dialog", o.outputPath())
+	dialogFile := inputs.StatFile("the dialog", o.outputPath())
 	if o.outputPath() == "-" {
-		dialogFile = stdoutFile("the dialog", stdout)
+		dialogFile = inputs.StdoutFile("the dialog", stdout)
 	}
-	outputs := []namedFile{dialogFile}
+	outputs := []inputs.NamedFile{dialogFile}
 	if o.tee {
-		outputs = append(outputs, stdoutFile("the --tee copy", stdout))
+		outputs = append(outputs, inputs.StdoutFile("the --tee copy", stdout))
 	}
 	if !o.noTranscript {
-		t := statFile("the transcript", o.transcriptPath())
+		t := inputs.StatFile("the transcript", o.transcriptPath())
 		outputs = append(outputs, t)
-		if err := refuseOverwrite([]namedFile{t}, []namedFile{dialogFile}); err != nil {
+		if err := inputs.RefuseOverwrite([]inputs.NamedFile{t}, []inputs.NamedFile{dialogFile}); err != nil {
 			return err
 		}
 	}
-	return refuseOverwrite(outputs, inputs)
+	return inputs.RefuseOverwrite(outputs, ins)
 }
 
 func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -160,7 +162,7 @@ func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, s
 		return err
 	}
 	// The stream's own model wins, else the command line's (codex -m o3).
-	wopt.FallbackModel = modelFromCommand(argv)
+	wopt.FallbackModel = inputs.ModelFromCommand(argv)
 	if _, ok := stderr.(*os.File); !ok {
 		// The agent's stderr is then copied by a goroutine of its own, while
 		// the converter and we report: one write at a time.
@@ -187,35 +189,34 @@ func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, s
 	ctx, kill, release := cli.CatchStopsAndKills(ctx)
 	defer release()
 
-	j := o.job(source{name: "the agent's output"}, copt, wopt, stderr)
-	j.out = fileOutput(o.outputPath(), stdout)
-	j.lines = "output line"
-	j.waitOnStop = true
+	s := o.jobSpec(inputs.Source{Name: "the agent's output"}, copt, wopt, stderr)
+	s.Out = convert.FileOutput(o.outputPath(), stdout)
+	s.Lines = "output line"
+	s.WaitOnStop = true
 	a := &command.Agent{Argv: argv, Stdin: agentIn, Stdout: stdout, Stderr: stderr, Kill: kill,
 		Timeout: o.timeout, Grace: o.grace, Linger: o.linger, Tee: o.tee}
 	if !o.noTranscript {
 		a.Transcript = o.transcriptPath()
 	}
-	a.Writes = func() []command.OpenFile { return o.writes(j.out, stdout) }
-	j.feed = func(ctx context.Context, conv *dispatch.Converter) fed {
+	a.Writes = func() []command.OpenFile { return o.writes(s.Out, stdout) }
+	s.Feed = func(ctx context.Context, conv *dispatch.Converter) convert.Fed {
 		f := a.Feed(ctx, conv)
-		return fed{code: f.Code, ending: f.Ending, errs: f.Errs, outErr: f.OutErr, whole: f.Whole}
+		return convert.Fed{Code: f.Code, Ending: f.Ending, Errs: f.Errs, OutErr: f.OutErr, Whole: f.Whole}
 	}
-	return j.run(ctx)
+	_, err = convert.New(s).Run(ctx)
+	return err
 }
 
 // writes are the files the run writes besides the transcript, as they are
 // open: the dialog, and standard output (the dialog with -o -, --tee).
-func (o *runOptions) writes(dialogOut *output, stdout io.Writer) []command.OpenFile {
+func (o *runOptions) writes(dialogOut *convert.Output, stdout io.Writer) []command.OpenFile {
 	var out []command.OpenFile
-	if dialogOut != nil && dialogOut.f != nil {
-		f := namedFile{what: "the dialog", path: dialogOut.path}
-		f.info, _ = dialogOut.f.Stat()
-		out = append(out, command.OpenFile{Name: f.String(), Info: f.info})
+	if f, ok := dialogOut.Opened(); ok {
+		out = append(out, command.OpenFile{Name: f.String(), Info: f.Info})
 	}
 	if o.tee || o.outputPath() == "-" {
-		f := stdoutFile("standard output", stdout)
-		out = append(out, command.OpenFile{Name: f.String(), Info: f.info})
+		f := inputs.StdoutFile("standard output", stdout)
+		out = append(out, command.OpenFile{Name: f.String(), Info: f.Info})
 	}
 	return out
 }

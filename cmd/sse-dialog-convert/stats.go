@@ -4,20 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
-	"github.com/ssebench/sse-dialog-convert/internal/registry"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 	"github.com/ssebench/sse-dialog-convert/internal/runstats"
 )
 
@@ -67,12 +63,6 @@ left out of the sums.`,
 	return cmd
 }
 
-// statsRun is one run to sum up: a FILE, or a session a FILE holds.
-type statsRun struct {
-	file string  // a dialog or transcript read as view reads it
-	src  *source // a session a folder holds
-}
-
 func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !slices.Contains(runstats.Formats, o.format) {
 		return cli.Usagef("unknown --format %q (want %s)", o.format, strings.Join(runstats.Formats, ", "))
@@ -88,7 +78,7 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 	}
 	files := args
 	if o.filesFrom != "" {
-		more, err := readFileList(o.filesFrom, o.nul, stdin)
+		more, err := inputs.ReadFileList(o.filesFrom, o.nul, stdin)
 		if err != nil {
 			return err
 		}
@@ -97,17 +87,18 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 	if len(files) == 0 {
 		return cli.Usagef("stats needs at least one DIALOG, TRANSCRIPT or DIR")
 	}
-	var runs []statsRun
+	var runs []inputs.Run
 	var rows []runstats.Row // rows of inputs that could not even be listed
 	for _, f := range files {
-		found, err := statsRuns(f, stdin)
+		found, err := inputs.RunsOf(f, stdin)
 		if err != nil {
 			rows = append(rows, runstats.Failed(f, err))
 			continue
 		}
 		runs = append(runs, found...)
 	}
-	rows = append(rows, statsRows(ctx, runs, o.jobs, stdin, &cli.LockedWriter{W: stderr})...)
+	stderr = &cli.LockedWriter{W: stderr}
+	rows = append(rows, convert.Rows(ctx, runs, o.jobs, func(run inputs.Run) runstats.Row { return statsRow(ctx, run, stdin, stderr) })...)
 	if ctx.Err() != nil {
 		return cli.StopOf(ctx)
 	}
@@ -131,88 +122,20 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 	return nil
 }
 
-// statsRuns lists the runs a FILE holds: itself, or for a folder the
-// sessions its format reads, else every transcript or dialog in it.
-func statsRuns(file string, stdin io.Reader) ([]statsRun, error) {
-	st, err := os.Stat(file)
-	if file == "-" || err != nil || !st.IsDir() {
-		return []statsRun{{file: file}}, nil
-	}
-	srcs := sources([]string{file}, registry.All(), false, stdin, 1)
-	if len(srcs) > 0 && srcs[0].format != nil {
-		var runs []statsRun
-		for i := range srcs {
-			runs = append(runs, statsRun{src: &srcs[i]})
-		}
-		return runs, nil
-	}
-	var runs []statsRun
-	err = filepath.WalkDir(file, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == file {
-				return err
-			}
-			runs = append(runs, statsRun{file: p}) // its row says why it could not be read
-			return nil
-		}
-		if !d.IsDir() && isRunFile(d.Name()) {
-			runs = append(runs, statsRun{file: p})
-		}
-		return nil
-	})
-	if err == nil && len(runs) == 0 {
-		err = fmt.Errorf("%s holds no dialog, transcript or session", file)
-	}
-	return runs, err
-}
-
-// isRunFile reports whether a file in a folder is read as a run: JSON
-// lines, plain or compressed.
-func isRunFile(name string) bool {
-	for _, z := range []string{"", ".gz", ".zst"} {
-		for _, ext := range []string{".jsonl", ".ndjson"} {
-			if strings.HasSuffix(name, ext+z) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// statsRows reads the runs, jobs at a time, and returns their rows in order.
-func statsRows(ctx context.Context, runs []statsRun, jobs int, stdin io.Reader, stderr io.Writer) []runstats.Row {
-	rows := make([]runstats.Row, len(runs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(jobs, len(runs))) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(runs) || ctx.Err() != nil {
-					return
-				}
-				rows[i] = statsRow(ctx, runs[i], stdin, stderr)
-			}
-		})
-	}
-	wg.Wait()
-	return rows
-}
-
 // statsRow reads one run as view does: a dialog as it is, anything else
 // converted in memory.
-func statsRow(ctx context.Context, run statsRun, stdin io.Reader, stderr io.Writer) runstats.Row {
-	name := run.file
+func statsRow(ctx context.Context, run inputs.Run, stdin io.Reader, stderr io.Writer) runstats.Row {
+	name := run.File
 	var r io.Reader
 	var err error
-	if run.src != nil {
-		name = run.src.name
-		if run.src.err != nil {
-			return runstats.Failed(name, run.src.err)
+	if run.Source != nil {
+		name = run.Source.Name
+		if run.Source.Err != nil {
+			return runstats.Failed(name, run.Source.Err)
 		}
-		r, err = convertSource(ctx, *run.src, stderr)
+		r, err = convertSource(ctx, *run.Source, stderr)
 	} else {
-		r, err = dialogSource(ctx, run.file, stdin, stderr)
+		r, err = dialogSource(ctx, run.File, stdin, stderr)
 	}
 	if err != nil {
 		return runstats.Failed(name, err)

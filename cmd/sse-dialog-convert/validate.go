@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/command"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
@@ -40,7 +41,7 @@ type fileReport = command.FileReport
 // discovery's claim), and its sessions.
 func claimedBy(path string, dir bool) (string, int) {
 	var sniff *bufio.Reader
-	f, ins, _, err := claim(path, dir, registry.All(), false, &sniff)
+	f, ins, _, err := inputs.Claim(path, dir, registry.All(), false, &sniff)
 	if err != nil || f == nil {
 		return "", 0
 	}

@@ -14,9 +14,11 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/command"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
@@ -89,26 +91,26 @@ func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.W
 // dialogSourceText is dialogSource converting with tool results, errors
 // and args strings cut to maxText bytes (--max-text; <= 0: no cap).
 func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stdinTerminal bool, stderr io.Writer, maxText int) (io.ReadCloser, error) {
-	src := source{name: "<stdin>", inputs: []*input{stdinInput(stdin)}}
+	src := inputs.Source{Name: "<stdin>", Inputs: []*inputs.Input{inputs.StdinInput(stdin)}}
 	if file == "-" && stdinTerminal {
 		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
 	}
 	closeFile := func() {}
 	if file != "-" {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
-			return convertSources(ctx, sources([]string{file}, registry.All(), false, stdin, 1), stderr, maxText)
+			return convertSources(ctx, inputs.Sources([]string{file}, registry.All(), false, stdin, 1), stderr, maxText)
 		}
-		f, err := openInput(file)
+		f, err := inputs.OpenFile(file)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", cli.QuoteName(file), cli.UnwrapPath(err))
 		}
 		closeFile = func() { f.Close() }
-		src = source{name: file, inputs: []*input{{name: file, label: file, r: f, stream: true}}}
+		src = inputs.Source{Name: file, Inputs: []*inputs.Input{{Name: file, Label: file, R: f, Stream: true}}}
 	}
-	r, release, err := sessionfile.Decompressed(src.inputs[0].r)
+	r, release, err := sessionfile.Decompressed(src.Inputs[0].R)
 	if err != nil {
 		closeFile()
-		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.name), cli.UnwrapPath(err))
+		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.Name), cli.UnwrapPath(err))
 	}
 	done := func() { release(); closeFile() }
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -116,19 +118,19 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stdinTe
 	first, err := command.FirstLineCapped(br, dialogread.DefaultMaxBytes)
 	if err != nil {
 		done()
-		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.name), cli.UnwrapPath(err))
+		return nil, fmt.Errorf("reading %s: %w", cli.QuoteName(src.Name), cli.UnwrapPath(err))
 	}
 	in := io.MultiReader(bytes.NewReader(first), br)
 	if dialogread.IsDialog(first) {
 		return &sourceReader{r: in, done: done}, nil
 	}
 	if file != "-" {
-		if srcs := sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].format != nil {
+		if srcs := inputs.Sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].Format != nil {
 			done()
 			return convertSources(ctx, srcs, stderr, maxText) // a session: read as its format says
 		}
 	}
-	src.inputs = []*input{readerInput(in, src.name)}
+	src.Inputs = []*inputs.Input{inputs.ReaderInput(in, src.Name)}
 	rc, err := convertSourceText(ctx, src, stderr, maxText)
 	if err != nil {
 		done()
@@ -176,24 +178,24 @@ func folderSessions(file string, stdin io.Reader) []string {
 	if st, err := os.Stat(file); err != nil || !st.IsDir() {
 		return nil
 	}
-	srcs := sources([]string{file}, registry.All(), false, stdin, 1)
+	srcs := inputs.Sources([]string{file}, registry.All(), false, stdin, 1)
 	if len(srcs) < 2 {
 		return nil
 	}
 	names := make([]string, len(srcs))
 	for i, s := range srcs {
-		if s.err != nil || s.format == nil {
+		if s.Err != nil || s.Format == nil {
 			return nil
 		}
-		names[i] = s.name
+		names[i] = s.Name
 	}
 	return names
 }
 
 // convertSources converts the sources of a FILE (a session file, or a
 // folder holding one session) as it is read.
-func convertSources(ctx context.Context, srcs []source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
-	src, err := oneDialog(srcs)
+func convertSources(ctx context.Context, srcs []inputs.Source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
+	src, err := inputs.OneDialog(srcs)
 	if err != nil {
 		return nil, err
 	}
@@ -202,22 +204,22 @@ func convertSources(ctx context.Context, srcs []source, stderr io.Writer, maxTex
 
 // convertSource converts src into a dialog as it is read, with the
 // converter's defaults (its clock pinned by SOURCE_DATE_EPOCH).
-func convertSource(ctx context.Context, src source, stderr io.Writer) (io.ReadCloser, error) {
+func convertSource(ctx context.Context, src inputs.Source, stderr io.Writer) (io.ReadCloser, error) {
 	return convertSourceText(ctx, src, stderr, dialog.DefaultMaxText)
 }
 
 // convertSourceText is convertSource with texts cut to maxText bytes
 // (<= 0: no cap).
-func convertSourceText(ctx context.Context, src source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
+func convertSourceText(ctx context.Context, src inputs.Source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	pr, pw := io.Pipe()
-	j, err := viewJob(src, pw, stderr, maxText)
+	s, err := viewJob(src, pw, stderr, maxText)
 	if err != nil {
 		return nil, err
 	}
-	j.wopt.Saved = true
+	s.Writer.Saved = true
 	result := make(chan error, 1)
 	go func() {
-		err := j.run(ctx)
+		_, err := convert.New(s).Run(ctx)
 		pw.CloseWithError(err)
 		result <- err
 	}()
@@ -228,10 +230,10 @@ func convertSourceText(ctx context.Context, src source, stderr io.Writer, maxTex
 // pinned by SOURCE_DATE_EPOCH), in the format that claimed it, else any.
 // Tool results, errors and args strings are cut to maxText bytes (<= 0:
 // no cap).
-func viewJob(src source, w io.Writer, stderr io.Writer, maxText int) (*job, error) {
+func viewJob(src inputs.Source, w io.Writer, stderr io.Writer, maxText int) (convert.Spec, error) {
 	clock, err := envClock()
 	if err != nil {
-		return nil, err
+		return convert.Spec{}, err
 	}
 	if maxText <= 0 {
 		maxText = -1 // dialog.Options: < 0 is no cap, 0 its default
@@ -241,13 +243,12 @@ func viewJob(src source, w io.Writer, stderr io.Writer, maxText int) (*job, erro
 	if wd, err := os.Getwd(); err == nil {
 		opt.DefaultCWD = wd
 	}
-	o := convertOptions{}
 	copt := dispatch.Options{Formats: registry.All()}
-	j := o.job(src, copt, opt, stderr)
-	j.format = "" // shown as it converts: not judged
-	j.out = &output{path: src.name, w: w}
-	j.each = true
-	return j, nil
+	s := convert.SourceSpec(src, copt, opt, "", stderr) // shown as it converts: not judged
+	s.Format = ""
+	s.Out = convert.WriterOutput(src.Name, w)
+	s.Each = true
+	return s, nil
 }
 
 // viewSources is the conversion view and export use: input discovery and
@@ -260,16 +261,20 @@ func viewSources() command.Sources {
 // transcript (view --follow).
 func liveDialog(ctx context.Context, in io.Reader, file string, stderr io.Writer, maxText int, started func(finished func() bool), fn func(line []byte, long int64) error) error {
 	pr, pw := io.Pipe()
-	j, err := viewJob(source{name: file, inputs: []*input{readerInput(in, file)}}, pw, stderr, maxText)
+	followed := inputs.ReaderInput(in, file)
+	followed.Stream = false // a followed file is never compressed (refused above)
+	s, err := viewJob(inputs.Source{Name: file, Inputs: []*inputs.Input{followed}}, pw, stderr, maxText)
 	if err != nil {
 		return err
 	}
-	j.inputs[0].stream = false // a followed file is never compressed (refused before)
-	j.feed = func(_ context.Context, conv *dispatch.Converter) fed {
+	s.Feed = func(_ context.Context, conv *dispatch.Converter) convert.Fed {
 		started(conv.Finished)
-		return j.readInputs(conv)
+		return convert.ReadInputs(conv, s.Inputs)
 	}
-	go func() { pw.CloseWithError(j.run(ctx)) }()
+	go func() {
+		_, err := convert.New(s).Run(ctx)
+		pw.CloseWithError(err)
+	}()
 	err = dialogread.EachLineCapped(pr, dialogread.DefaultMaxBytes, fn)
 	pr.CloseWithError(errors.New("view stopped"))
 	return err

@@ -81,6 +81,11 @@ type Format struct {
 	// session file with its subagents' files beside it): ok is false when
 	// the path is not such; each Input is then one dialog.
 	Inputs func(path string) (inputs []Input, ok bool, err error)
+	// ClaimedInputs, when set, is Inputs for a regular file whose first
+	// records the caller has read already and seen Detect claim as surely
+	// this format's (Yes, within what sessionfile.Claims reads): the file
+	// is not opened again to ask.
+	ClaimedInputs func(path string) ([]Input, error)
 }
 
 // Start returns the format's adapter for the dialog w writes, init's

@@ -87,6 +87,8 @@ func Format() adapter.Format {
 		Detect: Detect,
 		New:    func(w *dialog.Writer) adapter.Adapter { return New(w) },
 		Inputs: Inputs,
+
+		ClaimedInputs: ClaimedInputs,
 	}
 }
 

@@ -57,11 +57,7 @@ func inputsOf(path string, readDir func(string) ([]os.DirEntry, error)) (inputs 
 		if err != nil || !mine {
 			return nil, false, err
 		}
-		if isAgentFile(path) {
-			open := func(opt Options) (io.ReadCloser, error) { return openAgentAlone(path) }
-			return []adapter.Input{o.input(path, open)}, true, nil
-		}
-		return []adapter.Input{o.session(path)}, true, nil
+		return []adapter.Input{o.file(path)}, true, nil
 	}
 	// A session's own folder: the session file is beside it.
 	if sub, err := os.Stat(filepath.Join(path, "subagents")); err == nil && sub.IsDir() {
@@ -82,6 +78,23 @@ func inputsOf(path string, readDir func(string) ([]os.DirEntry, error)) (inputs 
 		return nil, false, err
 	}
 	return sessionfile.Inputs(entries, o.session)
+}
+
+// ClaimedInputs is Inputs for a session file (or a subagent's) whose
+// first records the caller saw Detect claim: it is not read to ask again.
+func ClaimedInputs(path string) ([]adapter.Input, error) {
+	o := &opener{readDir: os.ReadDir, folders: make(map[string]*folder)}
+	return []adapter.Input{o.file(path)}, nil
+}
+
+// file is the input of a file claimed: a session, or a subagent's file
+// alone (its own conversation).
+func (o *opener) file(path string) adapter.Input {
+	if isAgentFile(path) {
+		open := func(opt Options) (io.ReadCloser, error) { return openAgentAlone(path) }
+		return o.input(path, open)
+	}
+	return o.session(path)
 }
 
 // openAgentAlone opens a subagent's file read alone: its own conversation.
@@ -179,16 +192,24 @@ func OpenSessionWith(path string, opt Options) (io.ReadCloser, error) {
 
 func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 	fopt := frame.Options{MaxLine: opt.MaxLine}
-	g, err := scanFile(path, fopt)
+	// One open for both passes: the second reads the file again from its
+	// start.
+	f, err := sessionfile.Open(path)
 	if err != nil {
+		return nil, err
+	}
+	sopt := fopt
+	sopt.ReadSize = sessionfile.ReadSize(f)
+	g, err := scan(f, sopt)
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	agents := o.findAgents(path, g.sessionID, fopt)
 	inc := g.included()
 	tie(g, inc, agents)
 
-	f, err := sessionfile.Open(path)
-	if err != nil {
+	if f, err = sessionfile.Rewind(f); err != nil {
 		return nil, err
 	}
 	fopt.ReadSize = sessionfile.ReadSize(f)
@@ -217,16 +238,6 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 		m.out = header(g.model, g.cwd)
 	}
 	return m, nil
-}
-
-func scanFile(path string, opt frame.Options) (*graph, error) {
-	f, err := sessionfile.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	opt.ReadSize = sessionfile.ReadSize(f)
-	return scan(f, opt)
 }
 
 // findAgents lists the subagent files of a session: in <session>/subagents/,

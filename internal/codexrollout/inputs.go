@@ -24,7 +24,7 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 		if err != nil || !mine {
 			return nil, false, err
 		}
-		return []adapter.Input{{Name: path, Open: func() (io.ReadCloser, error) { return sessionfile.Open(path) }}}, true, nil
+		return []adapter.Input{rollout(path)}, true, nil
 	}
 	// A bad entry (a dangling symlink, an unreadable file) is one failed
 	// input: the other rollouts still convert.
@@ -32,7 +32,16 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return sessionfile.Inputs(entries, func(f string) adapter.Input {
-		return adapter.Input{Name: f, Open: func() (io.ReadCloser, error) { return sessionfile.Open(f) }}
-	})
+	return sessionfile.Inputs(entries, rollout)
+}
+
+// ClaimedInputs is Inputs for a rollout file whose first records the
+// caller saw Detect claim: it is not read to ask again.
+func ClaimedInputs(path string) ([]adapter.Input, error) {
+	return []adapter.Input{rollout(path)}, nil
+}
+
+// rollout is the input of one rollout file.
+func rollout(path string) adapter.Input {
+	return adapter.Input{Name: path, Open: func() (io.ReadCloser, error) { return sessionfile.Open(path) }}
 }

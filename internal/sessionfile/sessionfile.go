@@ -89,7 +89,7 @@ func Open(path string) (io.ReadCloser, error) {
 	case *gzip.Reader, zstdReader:
 		size = -1 // decompressed, the stream is larger than the file
 	}
-	return readCloser{r, closers{closeFunc(release), f}, size}, nil
+	return readCloser{r, closers{closeFunc(release), f}, size, f}, nil
 }
 
 // ErrNotRegular is why Open and ReadSmall refuse a path that is neither a
@@ -205,7 +205,34 @@ func (c closeFunc) Close() error {
 type readCloser struct {
 	io.Reader
 	io.Closer
-	size int64 // the plain file's size; -1: compressed
+	size int64    // the plain file's size; -1: compressed
+	file *os.File // the file opened
+}
+
+// Rewind returns the stream r, which Open returned, read again from its
+// start: the same open file, sought back and decompressed anew. r is
+// closed (it is closed too when Rewind fails); the stream returned owns
+// the file. A format that reads a file twice (a session's two passes)
+// opens it once.
+func Rewind(r io.ReadCloser) (io.ReadCloser, error) {
+	rc, ok := r.(readCloser)
+	if !ok {
+		r.Close()
+		return nil, errors.New("sessionfile: Rewind of a stream Open did not return")
+	}
+	release := rc.Closer.(closers)[0]
+	release.Close()
+	f := rc.file
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	dr, rel, err := Decompressed(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("reading %s: %w", f.Name(), err)
+	}
+	return readCloser{dr, closers{closeFunc(rel), f}, rc.size, f}, nil
 }
 
 // closers closes each in turn and returns the first error.

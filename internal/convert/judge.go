@@ -1,4 +1,4 @@
-package main
+package convert
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
+	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
@@ -41,7 +42,7 @@ func wrongFormat(conv *dispatch.Converter, format, input string) string {
 	case known && chosen.New == nil:
 		return fmt.Sprintf("%s looks like %s, not an input it converts", input, chosen.Title)
 	case !known:
-		return fmt.Sprintf("no events of a format it reads (%s) in %s; %s", formatList(registry.Readable()), input, looks)
+		return fmt.Sprintf("no events of a format it reads (%s) in %s; %s", inputs.FormatList(registry.Readable()), input, looks)
 	}
 	return ""
 }

@@ -1,4 +1,4 @@
-package main
+package inputs
 
 import (
 	"slices"
@@ -12,11 +12,11 @@ import (
 // a format there and its --format value, help, completion and messages
 // follow.
 
-// pickFormats returns the formats --format allows, whether it forces the
+// PickFormats returns the formats --format allows, whether it forces the
 // first of them, or false for an unknown name. A forced format comes with
 // the others after it: they say what an input looks like when it is not
 // the forced format's.
-func pickFormats(name string) (fmts []adapter.Format, forced, ok bool) {
+func PickFormats(name string) (fmts []adapter.Format, forced, ok bool) {
 	if name == "auto" || name == "" {
 		return registry.All(), false, true
 	}
@@ -33,8 +33,8 @@ func pickFormats(name string) (fmts []adapter.Format, forced, ok bool) {
 	return fmts, true, true
 }
 
-// formatValues are --format's values: auto, then every format read.
-func formatValues() []string {
+// FormatValues are --format's values: auto, then every format read.
+func FormatValues() []string {
 	vals := []string{"auto"}
 	for _, f := range registry.Readable() {
 		vals = append(vals, f.Name)
@@ -42,11 +42,11 @@ func formatValues() []string {
 	return vals
 }
 
-// formatNames lists --format's values: "auto, claude, codex, …".
-func formatNames() string { return strings.Join(formatValues(), ", ") }
+// FormatNames lists --format's values: "auto, claude, codex, …".
+func FormatNames() string { return strings.Join(FormatValues(), ", ") }
 
-// formatList lists formats by name: "claude, codex, gemini".
-func formatList(fs []adapter.Format) string {
+// FormatList lists formats by name: "claude, codex, gemini".
+func FormatList(fs []adapter.Format) string {
 	names := make([]string, len(fs))
 	for i, f := range fs {
 		names[i] = f.Name
@@ -54,9 +54,9 @@ func formatList(fs []adapter.Format) string {
 	return strings.Join(names, ", ")
 }
 
-// agentNames lists the formats' init.data.agent values, each once:
+// AgentNames lists the formats' init.data.agent values, each once:
 // "claude-code, codex, …".
-func agentNames() string {
+func AgentNames() string {
 	var names []string
 	for _, f := range registry.Readable() {
 		if f.Agent != "" && !slices.Contains(names, f.Agent) {
@@ -66,10 +66,10 @@ func agentNames() string {
 	return strings.Join(names, ", ")
 }
 
-// modelFromCommand is the model an agent's command line asks for, read by
+// ModelFromCommand is the model an agent's command line asks for, read by
 // the format whose command it is (the base name of argv[0]); "" when no
 // format knows the command or the line names none.
-func modelFromCommand(argv []string) string {
+func ModelFromCommand(argv []string) string {
 	if len(argv) == 0 {
 		return ""
 	}
@@ -82,9 +82,9 @@ func modelFromCommand(argv []string) string {
 	return ""
 }
 
-// modelCommands names the commands whose model run reads from their
+// ModelCommands names the commands whose model run reads from their
 // command line: "codex, opencode, gemini, …".
-func modelCommands() string {
+func ModelCommands() string {
 	var names []string
 	for _, f := range registry.All() {
 		if f.ModelFromArgs != nil {

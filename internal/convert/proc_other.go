@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package convert
 
 // processRuns cannot tell here: every process is taken to run, so that no
 // temporary file of a live batch is removed.

@@ -1,4 +1,4 @@
-package main
+package convert
 
 import (
 	"encoding/json"
@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-
-	"github.com/spf13/cobra"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
@@ -17,50 +15,41 @@ import (
 // conversion is over: as text (--stats), or as one JSON object on the last
 // line of stderr (--stats=json), for scripts.
 const (
-	statsText = "text"
-	statsJSON = "json"
+	StatsText = "text"
+	StatsJSON = "json"
 )
 
-func (o *convertOptions) registerStats(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.StringVar(&o.stats, "stats", "", "at the end, tell on stderr how many input records were read, converted and skipped, by kind and reason (`FORMAT`: text, or json: one object on the last line)")
-	f.Lookup("stats").NoOptDefVal = statsText
-	_ = cmd.RegisterFlagCompletionFunc("stats", cobra.FixedCompletions([]string{statsText, statsJSON}, cobra.ShellCompDirectiveNoFileComp))
-}
-
-func (o *convertOptions) checkStats() error {
-	switch o.stats {
-	case "", statsText, statsJSON:
-		return nil
-	}
-	return cli.Usagef("--stats=%s: want text or json", o.stats)
-}
-
-// fileStats is what became of the records of one dialog's input.
-type fileStats struct {
+// FileStats is what became of the records of one dialog's input.
+type FileStats struct {
 	input, dialog string
 	format        string // the format the input was read as ("" when none)
 	acc           dispatch.Accounting
 	entries       int
 }
 
+// StatsOf is the stats of the job that converted input (dialog: where its
+// dialog went, "" when not told).
+func StatsOf(input, dialog string, r Result) *FileStats {
+	return &FileStats{input: input, dialog: dialog, format: r.Format, acc: r.Accounting, entries: r.Entries}
+}
+
 // batchStats gathers the files' stats of a batch, in argument order
 // whatever order they finish in.
 type batchStats struct {
 	mu    sync.Mutex
-	files []*fileStats
+	files []*FileStats
 }
 
-func (b *batchStats) add(i int, s *fileStats) {
+func (b *batchStats) add(i int, s *FileStats) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.files[i] = s
 }
 
-// tellStats tells the stats of files, summed, on w in mode; with
+// TellStats tells the stats of files, summed, on w in mode; with
 // --stats=json and more than one file (a batch), each file's too.
-func tellStats(w io.Writer, mode string, files []*fileStats, batch bool) {
-	var sum fileStats
+func TellStats(w io.Writer, mode string, files []*FileStats, batch bool) {
+	var sum FileStats
 	sum.acc.Add(dispatch.Accounting{})
 	n, formats := 0, map[string]bool{}
 	for _, f := range files {
@@ -82,7 +71,7 @@ func tellStats(w io.Writer, mode string, files []*fileStats, batch bool) {
 		}
 		sum.entries += f.entries
 	}
-	if mode == statsJSON {
+	if mode == StatsJSON {
 		top := statsObject(&sum)
 		if !batch && n == 1 {
 			top.Input, top.Format = files[0].input, files[0].format
@@ -157,7 +146,7 @@ type statsJSONSkip struct {
 	Parts   int    `json:"parts"`
 }
 
-func statsObject(f *fileStats) statsJSONObject {
+func statsObject(f *FileStats) statsJSONObject {
 	o := statsJSONObject{
 		Read: f.acc.Read, Converted: f.acc.Converted, Skipped: f.acc.Skipped, Entries: f.entries,
 		Kinds: map[string]statsJSONKind{}, Skips: []statsJSONSkip{},
@@ -194,14 +183,14 @@ func mergedSkips(acc dispatch.Accounting) []statsJSONSkip {
 	return out
 }
 
-func writeStatsText(w io.Writer, f *fileStats, batch bool, files int) {
+func writeStatsText(w io.Writer, f *FileStats, batch bool, files int) {
 	var b strings.Builder
 	head := ""
 	if batch {
 		head = cli.Plural(files, "file") + ": "
 	}
 	fmt.Fprintf(&b, "%s: stats: %s%s read: %d converted, %d skipped; %s written\n",
-		name, head, cli.Plural(f.acc.Read, "record"), f.acc.Converted, f.acc.Skipped, cli.Plural(f.entries, "entry"))
+		cli.Program, head, cli.Plural(f.acc.Read, "record"), f.acc.Converted, f.acc.Skipped, cli.Plural(f.entries, "entry"))
 	kinds := f.acc.SortedKinds()
 	if len(kinds) > 0 {
 		width := len("kind")
@@ -230,20 +219,20 @@ func writeStatsText(w io.Writer, f *fileStats, batch bool, files int) {
 	_, _ = io.WriteString(w, b.String())
 }
 
-// formatOf names the format conv read its input as; "" when none.
-func formatOf(conv *dispatch.Converter) string {
+// FormatOf names the format conv read its input as; "" when none.
+func FormatOf(conv *dispatch.Converter) string {
 	if f, ok := conv.Format(); ok {
 		return f.Name
 	}
 	return ""
 }
 
-// nothingConverted says, when an input's records were all skipped and some
+// NothingConverted says, when an input's records were all skipped and some
 // under a reason an adapter gave (a format it recognised but whose records
 // it does not read, such as a chat document), that nothing was converted
 // and why: without it the dialog would be empty with no word said. Broken
 // and unknown records are told already, line by line.
-func nothingConverted(acc dispatch.Accounting) string {
+func NothingConverted(acc dispatch.Accounting) string {
 	if acc.Converted > 0 || acc.Skipped == 0 {
 		return ""
 	}

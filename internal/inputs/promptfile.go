@@ -1,4 +1,4 @@
-package main
+package inputs
 
 import (
 	"fmt"
@@ -7,15 +7,15 @@ import (
 	"os"
 )
 
-// maxPromptFile bounds --prompt-file: a prompt is text a person or a
+// MaxPromptFile bounds --prompt-file: a prompt is text a person or a
 // harness wrote, and /dev/zero given by mistake must not fill memory.
-const maxPromptFile = 16 << 20
+const MaxPromptFile = 16 << 20
 
-// readPromptFile reads --prompt-file as it is, its trailing newline kept:
+// ReadPromptFile reads --prompt-file as it is, its trailing newline kept:
 // a regular file, or a pipe (--prompt-file <(…)), no larger than
-// maxPromptFile. A device, a folder or a socket is refused before it is
+// MaxPromptFile. A device, a folder or a socket is refused before it is
 // read.
-func readPromptFile(path string) (string, error) {
+func ReadPromptFile(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -28,12 +28,12 @@ func readPromptFile(path string) (string, error) {
 	if m := st.Mode(); !m.IsRegular() && m.Type() != fs.ModeNamedPipe {
 		return "", fmt.Errorf("%s is not a regular file", path)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxPromptFile+1))
+	b, err := io.ReadAll(io.LimitReader(f, MaxPromptFile+1))
 	if err != nil {
 		return "", err
 	}
-	if len(b) > maxPromptFile {
-		return "", fmt.Errorf("%s is larger than %d MiB", path, maxPromptFile>>20)
+	if len(b) > MaxPromptFile {
+		return "", fmt.Errorf("%s is larger than %d MiB", path, MaxPromptFile>>20)
 	}
 	return string(b), nil
 }

@@ -1,4 +1,4 @@
-package main
+package inputs
 
 import (
 	"bufio"
@@ -20,24 +20,24 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
 
-// source is what one dialog is made from: one or more inputs read in
+// Source is what one dialog is made from: one or more inputs read in
 // order, and the format that claimed them.
-type source struct {
-	name   string // names the dialog (--out-dir) and the input in messages
-	file   string // the FILE it comes from
-	inputs []*input
+type Source struct {
+	Name   string // names the dialog (--out-dir) and the input in messages
+	File   string // the FILE it comes from
+	Inputs []*Input
 	// format is the format whose Inputs claimed the FILE: it is forced.
 	// Nil: --format decides.
-	format *adapter.Format
+	Format *adapter.Format
 	// err: the FILE could not be read (a batch counts it as failed).
-	err error
+	Err error
 	// sniffed is the format whose events a stream FILE's first records
 	// surely are (firstClaim), nil when unknown: FILEs of different
-	// formats are not one stream (see oneDialog).
-	sniffed *adapter.Format
+	// formats are not one stream (see OneDialog).
+	Sniffed *adapter.Format
 }
 
-// sources gives each FILE its dialogs. "-" is standard input. A FILE some
+// Sources gives each FILE its dialogs. "-" is standard input. A FILE some
 // format's Inputs claims (a session file, a folder of them) gives what
 // they say, each its own dialog, in that format; any other FILE is read as
 // a stream. formats are those --format allows (forced: only the first is
@@ -45,8 +45,8 @@ type source struct {
 // what the asking read. The FILEs are asked jobs at a time (each is read
 // for its first records): in one goroutine, before any conversion starts,
 // that was a tenth of a batch of small files that --jobs could not share.
-func sources(files []string, formats []adapter.Format, forced bool, stdin io.Reader, jobs int) []source {
-	each := make([][]source, len(files))
+func Sources(files []string, formats []adapter.Format, forced bool, stdin io.Reader, jobs int) []Source {
+	each := make([][]Source, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, min(jobs, len(files))) {
@@ -62,48 +62,48 @@ func sources(files []string, formats []adapter.Format, forced bool, stdin io.Rea
 		})
 	}
 	wg.Wait()
-	var srcs []source
+	var srcs []Source
 	for _, s := range each {
 		srcs = append(srcs, s...)
 	}
 	return srcs
 }
 
-// fileSources gives one FILE its dialogs, as sources says.
-func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Reader, sniff **bufio.Reader) []source {
+// fileSources gives one FILE its dialogs, as Sources says.
+func fileSources(file string, formats []adapter.Format, forced bool, stdin io.Reader, sniff **bufio.Reader) []Source {
 	if file == "-" {
-		return []source{{name: "standard input", inputs: []*input{stdinInput(stdin)}}}
+		return []Source{{Name: "standard input", Inputs: []*Input{StdinInput(stdin)}}}
 	}
 	a := new(asking)
 	formats = askingFolder(formats, a)
 	defer func() { a.done = true }()
 	st, err := os.Stat(file)
 	if err != nil || !st.IsDir() && !st.Mode().IsRegular() {
-		return []source{{name: file, inputs: []*input{fileInput(file)}}} // opening tells what is wrong
+		return []Source{{Name: file, Inputs: []*Input{FileInput(file)}}} // opening tells what is wrong
 	}
-	f, ins, sniffed, err := claim(file, st.IsDir(), formats, forced, sniff)
+	f, ins, sniffed, err := Claim(file, st.IsDir(), formats, forced, sniff)
 	switch {
 	case err != nil && st.IsDir():
 		var pe *os.PathError
 		if !errors.As(err, &pe) {
 			err = fmt.Errorf("reading %s: %w", file, err)
 		}
-		return []source{{name: file, err: err}}
+		return []Source{{Name: file, Err: err}}
 	case err != nil:
 		// A file no format could read as its own (a cut gzip, say) is
 		// read as a stream: reading it tells what is wrong, and any
 		// other input still converts.
-		return []source{{name: file, inputs: []*input{fileInput(file)}}}
+		return []Source{{Name: file, Inputs: []*Input{FileInput(file)}}}
 	case len(ins) > 0:
-		srcs := make([]source, 0, len(ins))
+		srcs := make([]Source, 0, len(ins))
 		for _, in := range ins {
-			srcs = append(srcs, source{name: in.Name, file: file, inputs: []*input{sessionInput(in)}, format: f})
+			srcs = append(srcs, Source{Name: in.Name, File: file, Inputs: []*Input{SessionInput(in)}, Format: f})
 		}
 		return srcs
 	case st.IsDir():
-		return []source{{name: file, err: cmp.Or(a.failed, noSessions(file, formats))}}
+		return []Source{{Name: file, Err: cmp.Or(a.failed, noSessions(file, formats))}}
 	}
-	return []source{{name: file, inputs: []*input{fileInput(file)}, sniffed: sniffed}}
+	return []Source{{Name: file, Inputs: []*Input{FileInput(file)}, Sniffed: sniffed}}
 }
 
 // asking holds what askingFolder's formats noted while a FILE was asked
@@ -155,7 +155,7 @@ func noSessions(path string, formats []adapter.Format) error {
 		path, strings.Join(names, ", "), filepath.Join(path, "*.jsonl"))
 }
 
-// claim asks the formats' Inputs, in order, whether path is theirs; the
+// Claim asks the formats' Inputs, in order, whether path is theirs; the
 // first that says so gives the inputs. For a file, its first records
 // decide first, as detection would: only the format that claims one of
 // them as surely its own is asked (none, for a stream format's), so that
@@ -163,7 +163,7 @@ func noSessions(path string, formats []adapter.Format) error {
 //
 // sniffed is the format of the file's first records, when one claimed
 // them as surely its own (not asked when forced).
-func claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff **bufio.Reader) (found *adapter.Format, ins []adapter.Input, sniffed *adapter.Format, err error) {
+func Claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff **bufio.Reader) (found *adapter.Format, ins []adapter.Input, sniffed *adapter.Format, err error) {
 	switch {
 	case forced:
 		formats = formats[:1]
@@ -175,6 +175,15 @@ func claim(path string, isDir bool, formats []adapter.Format, forced bool, sniff
 		if sniffed != nil {
 			formats = []adapter.Format{*sniffed}
 		}
+	}
+	if sniffed != nil && sniffed.ClaimedInputs != nil && sniffed.New != nil {
+		// The sniffing saw what the format's Inputs would open the file
+		// to see: it is not opened again.
+		ins, err := sniffed.ClaimedInputs(path)
+		if err != nil {
+			return nil, nil, sniffed, err
+		}
+		return sniffed, ins, sniffed, nil
 	}
 	for i := range formats {
 		f := &formats[i]
@@ -227,40 +236,40 @@ func firstClaim(path string, formats []adapter.Format, sniff **bufio.Reader) (*a
 	return first, nil
 }
 
-// oneDialog joins the sources of a conversion without --out-dir into one:
+// OneDialog joins the sources of a conversion without --out-dir into one:
 // streams are read in order as one (the legs of a resumed run); a
 // session, which is a dialog of its own, must be alone.
-func oneDialog(srcs []source) (source, error) {
+func OneDialog(srcs []Source) (Source, error) {
 	if len(srcs) == 1 {
-		return srcs[0], srcs[0].err
+		return srcs[0], srcs[0].Err
 	}
-	joined := source{name: fmt.Sprintf("%s and %d more inputs", srcs[0].name, len(srcs)-1)}
-	var first *source // the first of a known format
+	joined := Source{Name: fmt.Sprintf("%s and %d more inputs", srcs[0].Name, len(srcs)-1)}
+	var first *Source // the first of a known format
 	for i, s := range srcs {
 		switch {
-		case s.err != nil:
-			return s, s.err
-		case s.format != nil && s.file == srcs[0].file && s.file == srcs[len(srcs)-1].file:
-			return s, cli.Refusef("%s holds %d sessions, each a dialog of its own: convert them with --out-dir DIR", s.file, len(srcs))
-		case s.format != nil:
-			return s, cli.Refusef("%s is %s, a dialog of its own: it cannot be joined with other inputs (convert each with --out-dir DIR)", s.name, s.format.Title)
-		case s.sniffed == nil:
+		case s.Err != nil:
+			return s, s.Err
+		case s.Format != nil && s.File == srcs[0].File && s.File == srcs[len(srcs)-1].File:
+			return s, cli.Refusef("%s holds %d sessions, each a dialog of its own: convert them with --out-dir DIR", s.File, len(srcs))
+		case s.Format != nil:
+			return s, cli.Refusef("%s is %s, a dialog of its own: it cannot be joined with other inputs (convert each with --out-dir DIR)", s.Name, s.Format.Title)
+		case s.Sniffed == nil:
 		case first == nil:
 			first = &srcs[i]
-		case s.sniffed.Name != first.sniffed.Name:
+		case s.Sniffed.Name != first.Sniffed.Name:
 			// Read as one stream, the second would be dropped without a
 			// word, or read as events of the first's format.
 			return s, cli.Refusef("%s is %s and %s is %s: FILEs of different formats are not one stream; convert each to a dialog of its own with --out-dir DIR",
-				first.name, first.sniffed.Title, s.name, s.sniffed.Title)
+				first.Name, first.Sniffed.Title, s.Name, s.Sniffed.Title)
 		}
-		joined.inputs = append(joined.inputs, s.inputs...)
+		joined.Inputs = append(joined.Inputs, s.Inputs...)
 	}
 	return joined, nil
 }
 
-// readFileList reads --files-from: one name a line (blank lines skipped),
+// ReadFileList reads --files-from: one name a line (blank lines skipped),
 // or NUL-separated (-0, as find -print0 writes them).
-func readFileList(path string, nul bool, stdin io.Reader) ([]string, error) {
+func ReadFileList(path string, nul bool, stdin io.Reader) ([]string, error) {
 	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -304,4 +313,33 @@ func readFileList(path string, nul bool, stdin io.Reader) ([]string, error) {
 		return nil, cli.Usagef("--files-from: the list is NUL-separated: add -0")
 	}
 	return files, nil
+}
+
+// ReadsStdin reports whether standard input is one of the source's inputs.
+func (s Source) ReadsStdin() bool {
+	for _, in := range s.Inputs {
+		if in.Stdin {
+			return true
+		}
+	}
+	return false
+}
+
+// Saved reports whether every input of the source is a saved file: a
+// transcript nobody watches being converted, so init may wait for the
+// first entry's time (dialog.Options.Saved). A session a format found
+// is; standard input, pipes and FIFOs are live.
+func (s Source) Saved() bool {
+	if s.Format != nil {
+		return true
+	}
+	if s.ReadsStdin() {
+		return false
+	}
+	for _, in := range s.Inputs {
+		if st, err := os.Stat(in.Name); err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return len(s.Inputs) > 0
 }
