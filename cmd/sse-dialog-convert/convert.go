@@ -32,6 +32,7 @@ type convertOptions struct {
 	maxText    int
 	maxLine    int64
 	maxBytes   int64
+	maxImage   int
 	clock      string
 	// --out-dir, --jobs, --files-from, -0, --follow, --idle-timeout
 	// (batch.go, follow.go)
@@ -62,6 +63,8 @@ func (o *convertOptions) register(cmd *cobra.Command) {
 	o.maxText, o.maxBytes, o.maxLine = dialog.DefaultMaxText, dialog.DefaultMaxBytes, frame.DefaultMaxLine
 	f.Var(sizeValue[int]{&o.maxText}, "max-text", "cut tool results, errors and args strings to `BYTES` (16k, 2M: KiB, MiB) with a marker (0 or -1: no cap)")
 	f.Var(sizeValue[int64]{&o.maxBytes}, "max-bytes", "keep the whole dialog under `BYTES` (16k, 2M: KiB, MiB): texts are cut more as it fills (0: no limit)")
+	o.maxImage = dialog.DefaultMaxImage
+	f.Var(sizeValue[int]{&o.maxImage}, "max-image", "carry each image the input holds as base64 up to `BYTES` of base64 (16k, 2M: KiB, MiB) in the dialog, as a Markdown data-URL image; a larger one is a placeholder (0: placeholders only)")
 	f.Var(sizeValue[int64]{&o.maxLine}, "max-line", "skip input lines longer than `BYTES` (16k, 2M: KiB, MiB), reading on without holding them (0: no limit; the default is 256 MiB)")
 	f.StringVar(&o.clock, "clock", "", "pin the converter's clock to `TIME` (RFC 3339 or Unix seconds; default $SOURCE_DATE_EPOCH)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatValues(), cobra.ShellCompDirectiveNoFileComp))
@@ -78,6 +81,10 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	}
 	if opt.MaxText == 0 {
 		opt.MaxText = -1 // 0 would mean the default inside dialog; here it means "nothing", which helps no one
+	}
+	opt.MaxImage = o.maxImage
+	if opt.MaxImage <= 0 {
+		opt.MaxImage = -1 // 0: no image carried (inside dialog, 0 is the default)
 	}
 	switch {
 	case o.maxBytes < 0:
@@ -164,6 +171,8 @@ func (o *convertOptions) check() (dispatch.Options, error) {
 		return dispatch.Options{}, usagef("--tee and -o - would both write to stdout")
 	case o.maxText < -1:
 		return dispatch.Options{}, usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", o.maxText)
+	case o.maxImage < 0:
+		return dispatch.Options{}, usagef("--max-image %d: want a size in bytes, or 0 for placeholders only", o.maxImage)
 	case o.maxLine < 0:
 		return dispatch.Options{}, usagef("--max-line %d: want a size in bytes, or 0 for no limit", o.maxLine)
 	}

@@ -444,7 +444,7 @@ func (a *Adapter) block(b jsonraw.Value, parent string, ms *message, final bool)
 		// assistant's own content and close their server_tool_use.
 		if blk.IsToolResult() {
 			out, failed := a.lit.Result(blk.Content)
-			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
+			a.endTool(blk.ToolUseID.Str(), out, a.lit.Images(), failed || adapter.FailureFlag(blk.IsError), parent)
 		} else {
 			a.w.Skip("", SkipBlock)
 		}
@@ -463,7 +463,7 @@ func (a *Adapter) startTool(id, name string, input jsonraw.Value, parent string)
 
 // endTool ends the call id. A second result for a call already ended is a
 // duplicate and is dropped; a result for an unknown id is shown on its own.
-func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent string) {
+func (a *Adapter) endTool(id string, out dialog.Text, images []dialog.Image, isError bool, parent string) {
 	t, ok := a.tools.get(id)
 	switch {
 	case ok && t.open > 0:
@@ -476,7 +476,7 @@ func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent strin
 	}
 	t.closed = true
 	a.tools.put(t.id, t)
-	a.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, IsError: isError, Parent: parent})
+	a.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, Images: images, IsError: isError, Parent: parent})
 }
 
 func (a *Adapter) user(ev *event) error {
@@ -534,7 +534,7 @@ func (a *Adapter) user(ev *event) error {
 // toolResult ends a call from a tool_result block.
 func (a *Adapter) toolResult(b, toolUseResult jsonraw.Value, parent string) {
 	id, out, isError := a.lit.ToolResult(b, toolUseResult)
-	a.endTool(id, out, isError, parent)
+	a.endTool(id, out, a.lit.Images(), isError, parent)
 }
 
 // partial reads the usage of --include-partial-messages stream events; their

@@ -104,7 +104,7 @@ func (a *Adapter) holeAfter(line int64) {
 func (a *Adapter) closeLost() {
 	for _, id := range a.lost {
 		if t := a.tools[id]; t != nil && t.open > 0 {
-			a.endTool(id, dialog.Plain("[no result in the session file: line "+strconv.FormatInt(a.lostLine, 10)+", which could not be read, may have held it]"), true, "")
+			a.endTool(id, dialog.Plain("[no result in the session file: line "+strconv.FormatInt(a.lostLine, 10)+", which could not be read, may have held it]"), nil, true, "")
 		}
 	}
 	a.lost = a.lost[:0]

@@ -153,7 +153,7 @@ func (a *Adapter) block(b jsonraw.Value, parent string, ms *message, final bool)
 	default:
 		if blk.IsToolResult() {
 			out, failed := a.lit.Result(blk.Content)
-			a.endTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
+			a.endTool(blk.ToolUseID.Str(), out, a.lit.Images(), failed || adapter.FailureFlag(blk.IsError), parent)
 		} else {
 			a.w.Skip("", claude.SkipBlock)
 		}
@@ -180,7 +180,7 @@ func (a *Adapter) startTool(id, name string, input jsonraw.Value, parent string)
 
 // endTool ends the call id. A second result for a call already ended is a
 // duplicate and is dropped; a result for an unknown id is shown on its own.
-func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent string) {
+func (a *Adapter) endTool(id string, out dialog.Text, images []dialog.Image, isError bool, parent string) {
 	t := a.tools[id]
 	switch {
 	case t != nil && t.open > 0:
@@ -198,7 +198,7 @@ func (a *Adapter) endTool(id string, out dialog.Text, isError bool, parent strin
 	}
 	t.closed = true
 	a.entry()
-	a.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, IsError: isError, Parent: parent})
+	a.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, Images: images, IsError: isError, Parent: parent})
 }
 
 // dropTask forgets an ended Task call: no sidechain starts for it now.
@@ -463,7 +463,7 @@ func (a *Adapter) writePrompt(t dialog.Text) {
 // toolResult ends a call from a tool_result block.
 func (a *Adapter) toolResult(b, toolUseResult jsonraw.Value, parent string) {
 	id, out, isError := a.lit.ToolResult(b, toolUseResult)
-	a.endTool(id, out, isError, parent)
+	a.endTool(id, out, a.lit.Images(), isError, parent)
 }
 
 func (a *Adapter) system(l line, parent string) {
