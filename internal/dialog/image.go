@@ -114,9 +114,8 @@ func base64Data(body []byte) (chars int, head []byte, ok bool) {
 	if chars == 0 || chars%4 == 1 || (pad > 0 && (chars+pad)%4 != 0) {
 		return 0, nil, false
 	}
-	n := min(chars, len(first)) / 4 * 4
 	head = make([]byte, 12)
-	m, err := base64.StdEncoding.Decode(head, first[:n])
+	m, err := base64.RawStdEncoding.Decode(head, first[:min(chars, len(first))])
 	if err != nil {
 		return 0, nil, false
 	}
