@@ -113,7 +113,7 @@ func (l *Parts) addBlock(el jsonraw.Value) {
 		l.Add(el.Get("text").Lit())
 	case "image":
 		source := el.Get("source")
-		if img, ok := base64Image(source); ok {
+		if img, ok := Base64Image(source); ok {
 			l.images = append(l.images, img)
 		} else {
 			l.AddMedia(typ.Lit(), source)
@@ -125,10 +125,10 @@ func (l *Parts) addBlock(el jsonraw.Value) {
 	}
 }
 
-// base64Image reads an image block's source of type base64: its media
-// type and data, for the writer to carry or name (an image given by URL is
-// a placeholder, never fetched).
-func base64Image(source jsonraw.Value) (dialog.Image, bool) {
+// Base64Image reads an image block's source of type base64: its media
+// type and data (borrowed), for the writer to carry or name (an image
+// given by URL is a placeholder, never fetched).
+func Base64Image(source jsonraw.Value) (dialog.Image, bool) {
 	var typ, media, data jsonraw.Value
 	for m := source.Members(); m.Next(); {
 		switch string(m.Key) {

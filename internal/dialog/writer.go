@@ -299,8 +299,12 @@ func (w *Writer) SetAgent(agent string) {
 
 // StreamPrompt writes the prompt the stream carries, unless a prompt is
 // known already or the dialog has moved past the point where it belongs.
-func (w *Writer) StreamPrompt(t Text) {
-	if w.promptDone || w.bodyStarted || w.closed || w.opt.HasPrompt || t.IsEmpty() {
+func (w *Writer) StreamPrompt(t Text) { w.StreamPromptImages(t, nil) }
+
+// StreamPromptImages is StreamPrompt with the images of the user's turn
+// after its text (see image.go).
+func (w *Writer) StreamPromptImages(t Text, images []Image) {
+	if w.promptDone || w.bodyStarted || w.closed || w.opt.HasPrompt || t.IsEmpty() && len(images) == 0 {
 		w.Skip("", SkipPromptKnown)
 		return
 	}
@@ -309,7 +313,7 @@ func (w *Writer) StreamPrompt(t Text) {
 	}
 	w.ensureInit()
 	w.promptDone = true
-	w.writePrompt(t)
+	w.writePromptImages(t, images)
 }
 
 // UserPrompt writes a turn of the user's as a prompt entry where it stands
