@@ -304,7 +304,7 @@ func TestBrowserDrawsCarriedImages(t *testing.T) {
 	look := func(seq int) shown {
 		var s shown
 		b.eval(t, fmt.Sprintf(`(() => { const s = document.querySelector('#seq-%d'); const i = s.querySelectorAll('img');
-			return {n: i.length, width: i[0] ? i[0].naturalWidth : 0, alt: i[0] ? i[0].alt : '', src: i[0] ? i[0].src.slice(0, 22) : '', text: s.innerText}; })()`, seq), &s)
+			return {n: i.length, width: i[0] ? i[0].naturalWidth : 0, alt: i[0] ? i[0].alt : '', src: i[0] ? i[0].src.slice(0, 22) : '', text: s.textContent}; })()`, seq), &s)
 		return s
 	}
 	png := look(1)
@@ -323,7 +323,16 @@ func TestBrowserDrawsCarriedImages(t *testing.T) {
 	require.Contains(t, svg.Text, "[image image/svg+xml 71 bytes: not shown, only PNG, JPEG, GIF and WebP images are]")
 
 	var body string
-	b.eval(t, `document.body.innerText`, &body)
+	b.eval(t, `document.getElementById("timeline").textContent`, &body)
 	require.NotContains(t, body, "iVBOR", "no base64 as text")
 	requireClean(t, b, "carried images")
+
+	// A screenshot pasted in the user's turn: drawn under the prompt's text.
+	b.open(t, exportFile(t, "../../testdata/claude-session/open-call-at-end.out.jsonl", t.TempDir()), "")
+	prompt := look(1)
+	require.Equal(t, 1, prompt.N)
+	require.Equal(t, 1, prompt.Width, "the 1x1 PNG of the prompt")
+	require.Contains(t, prompt.Text, "what is in this screenshot?")
+	require.NotContains(t, prompt.Text, "iVBOR")
+	requireClean(t, b, "a prompt's image")
 }
