@@ -68,7 +68,7 @@ FUZZ_TARGETS := internal/dispatch:FuzzPipeline internal/dialogcheck:FuzzISOUTC i
 	internal/claudesession:FuzzSessionScan \
 	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/jsonraw:FuzzDescent internal/frame:FuzzTrimLine internal/frame:FuzzWhole \
 	internal/jsonraw:FuzzAppendStringShortcut internal/dialog:FuzzArgsKey internal/dialog:FuzzOpenCalls \
-	internal/dialog:FuzzValidUTF8 \
+	internal/dialog:FuzzValidUTF8 internal/dialog:FuzzImageCannotBreakOut \
 	internal/termmd:FuzzRender internal/dialogread:FuzzRedactor
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -33,6 +33,7 @@ type convertOptions struct {
 	maxText    int
 	maxLine    int64
 	maxBytes   int64
+	maxImage   int
 	clock      string
 	// --out-dir, --jobs, --files-from, -0, --follow, --idle-timeout
 	// (batch.go, follow.go)
@@ -63,6 +64,7 @@ func (o *convertOptions) register(cmd *cobra.Command) {
 	o.maxText, o.maxBytes, o.maxLine = dialog.DefaultMaxText, dialog.DefaultMaxBytes, frame.DefaultMaxLine
 	f.Var(cli.SizeValue[int]{P: &o.maxText}, "max-text", "cut tool results, errors and args strings to `BYTES` (16k, 2M: KiB, MiB) with a marker (0 or -1: no cap)")
 	f.Var(cli.SizeValue[int64]{P: &o.maxBytes}, "max-bytes", "keep the whole dialog under `BYTES` (16k, 2M: KiB, MiB): texts are cut more as it fills (0: no limit)")
+	f.Var(cli.SizeValue[int]{P: &o.maxImage}, "max-image", "carry each image the input holds as base64, up to `BYTES` of base64 (16k, 2M: KiB, MiB), in the dialog as a Markdown data-URL image, which export --html draws (SSEBench's panel does not); 0: a placeholder for every image")
 	f.Var(cli.SizeValue[int64]{P: &o.maxLine}, "max-line", "skip input lines longer than `BYTES` (16k, 2M: KiB, MiB), reading on without holding them (0: no limit; the default is 256 MiB)")
 	f.StringVar(&o.clock, "clock", "", "pin the converter's clock to `TIME` (RFC 3339 or Unix seconds; default $SOURCE_DATE_EPOCH)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(inputs.FormatValues(), cobra.ShellCompDirectiveNoFileComp))
@@ -79,6 +81,10 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	}
 	if opt.MaxText == 0 {
 		opt.MaxText = -1 // 0 would mean the default inside dialog; here it means "nothing", which helps no one
+	}
+	opt.MaxImage = o.maxImage
+	if opt.MaxImage <= 0 {
+		opt.MaxImage = -1 // 0: no image carried (inside dialog, 0 is the default)
 	}
 	switch {
 	case o.maxBytes < 0:
@@ -136,6 +142,8 @@ func (o *convertOptions) check() (dispatch.Options, error) {
 		return dispatch.Options{}, cli.Usagef("--tee and -o - would both write to stdout")
 	case o.maxText < -1:
 		return dispatch.Options{}, cli.Usagef("--max-text %d: want a size in bytes, or 0 or -1 for no cap", o.maxText)
+	case o.maxImage < 0:
+		return dispatch.Options{}, cli.Usagef("--max-image %d: want a size in bytes, or 0 for placeholders only", o.maxImage)
 	case o.maxLine < 0:
 		return dispatch.Options{}, cli.Usagef("--max-line %d: want a size in bytes, or 0 for no limit", o.maxLine)
 	}

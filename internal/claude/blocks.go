@@ -147,7 +147,7 @@ func (c *Blocks) block(b jsonraw.Value, parent string, ms *MessageState, final b
 		// assistant's own content and close their server_tool_use.
 		if blk.IsToolResult() {
 			out, failed := c.lit.Result(blk.Content)
-			c.EndTool(blk.ToolUseID.Str(), out, failed || adapter.FailureFlag(blk.IsError), parent)
+			c.EndTool(blk.ToolUseID.Str(), out, c.lit.Images(), failed || adapter.FailureFlag(blk.IsError), parent)
 		} else {
 			c.w.Skip("", SkipBlock)
 		}
@@ -175,12 +175,12 @@ func (c *Blocks) startTool(id, name string, input jsonraw.Value, parent string) 
 // toolUseResult is the line's own copy of the result (see Parts.ToolResult).
 func (c *Blocks) ToolResult(b, toolUseResult jsonraw.Value, parent string) {
 	id, out, isError := c.lit.ToolResult(b, toolUseResult)
-	c.EndTool(id, out, isError, parent)
+	c.EndTool(id, out, c.lit.Images(), isError, parent)
 }
 
-// EndTool ends the call id. A second result for a call already ended is a
+// EndTool ends the call id, its result out and images after it. A second result for a call already ended is a
 // duplicate and is dropped; a result for an unknown id is shown on its own.
-func (c *Blocks) EndTool(id string, out dialog.Text, isError bool, parent string) {
+func (c *Blocks) EndTool(id string, out dialog.Text, images []dialog.Image, isError bool, parent string) {
 	t, ok := c.calls.get(id)
 	switch {
 	case ok && t.open > 0:
@@ -200,7 +200,7 @@ func (c *Blocks) EndTool(id string, out dialog.Text, isError bool, parent string
 		c.calls.put(t.id, t)
 	}
 	c.entry()
-	c.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, IsError: isError, Parent: parent})
+	c.w.ToolEnd(dialog.ToolResult{ID: t.id, Output: out, Images: images, IsError: isError, Parent: parent})
 }
 
 // Known reports whether a call id was started or ended (of those

@@ -102,7 +102,7 @@ func TestBlocksOpenMain(t *testing.T) {
 	var ms MessageState
 	c.Assistant(parse(t, `[`+toolUse("a", "Bash", `{}`)+`,`+toolUse("b", "Bash", `{}`)+`]`), "", &ms, false)
 	c.Assistant(parse(t, `[`+toolUse("c", "Bash", `{}`)+`]`), "b", &ms, false)
-	c.EndTool("a", dialog.Plain("x"), false, "")
+	c.EndTool("a", dialog.Plain("x"), nil, false, "")
 	var open []string
 	c.OpenMain(func(id string) { open = append(open, id) })
 	assert.Equal(t, []string{"b"}, open)

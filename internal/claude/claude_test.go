@@ -213,7 +213,8 @@ func TestBlocks(t *testing.T) {
 }
 
 func TestToolResults(t *testing.T) {
-	png := bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 12053) // 48212 bytes
+	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 48204)...) // 48212 bytes
+	pngData := base64.StdEncoding.EncodeToString(png)
 	tests := []struct {
 		name          string
 		block, tur    string
@@ -224,8 +225,9 @@ func TestToolResults(t *testing.T) {
 		{"is_error true", `"content":"Exit code 1\nboom","is_error":true`, "", "error", "error", "Exit code 1\nboom"},
 		{"is_error false", `"content":"fine","is_error":false`, "", "success", "result", "fine"},
 		{"text blocks join with newlines", `"content":[{"type":"text","text":"part one"},{"type":"text","text":"part \"two\""}]`, "", "success", "result", "part one\npart \"two\""},
-		{"image placeholder counts decoded bytes", `"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + base64.StdEncoding.EncodeToString(png) + `"}}]`, "", "success", "result", "[image image/png 48212 bytes]"},
-		{"image with padding", `"content":[{"type":"text","text":"see"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"` + base64.StdEncoding.EncodeToString([]byte("abcd")) + `"}}]`, "", "success", "result", "see\n[image image/jpeg 4 bytes]"},
+		{"a base64 image is carried after the text", `"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + pngData + `"}},{"type":"text","text":"a picture"}]`, "", "success", "result", "a picture\n\n![image/png 48212 bytes](data:image/png;base64," + pngData + ")"},
+		{"image placeholder counts decoded bytes, with padding", `"content":[{"type":"text","text":"see"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"` + base64.StdEncoding.EncodeToString([]byte("abcd")) + `"}}]`, "", "success", "result", "see\n\n[image image/jpeg 4 bytes: data is not a JPEG, not shown]"},
+		{"an image by URL is named, never fetched", `"content":[{"type":"image","source":{"type":"url","url":"https://example.com/a.png"}}]`, "", "success", "result", "[image https://example.com/a.png]"},
 		{"other block types are a placeholder", `"content":[{"type":"tool_reference","tool_name":"Grep"}]`, "", "success", "result", "[tool_reference]"},
 		{"empty content takes Bash stdout and stderr", `"content":"","is_error":false`, `{"stdout":"out","stderr":"err","interrupted":false,"isImage":false}`, "success", "result", "out\nerr"},
 		{"tool_use_result never decides the status", `"content":""`, `"Error: failed to write"`, "success", "result", "Error: failed to write"},

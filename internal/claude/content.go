@@ -20,13 +20,21 @@ import (
 type Parts struct {
 	b     jsonraw.Builder
 	parts int
+	// images are the base64 images of a tool result (Result), which the
+	// writer puts after its text (see dialog.Image).
+	images []dialog.Image
 }
 
 // Reset starts a new text.
 func (l *Parts) Reset() {
 	l.b.Reset()
 	l.parts = 0
+	l.images = l.images[:0]
 }
+
+// Images returns the base64 images of the last Result, valid until the
+// next Reset.
+func (l *Parts) Images() []dialog.Image { return l.images }
 
 // sep starts a new part, separated from the previous one by a newline.
 func (l *Parts) sep() {
@@ -67,6 +75,7 @@ func (l *Parts) Text() dialog.Text {
 // piece. It reports whether the content itself says the call failed
 // (server tool "*_error" objects).
 func (l *Parts) Result(content jsonraw.Value) (dialog.Text, bool) {
+	l.images = l.images[:0]
 	switch content.Kind() {
 	case jsonraw.String:
 		return dialog.Lit(content.Lit()), false
@@ -102,11 +111,39 @@ func (l *Parts) addBlock(el jsonraw.Value) {
 	switch string(typ.Body()) {
 	case "text":
 		l.Add(el.Get("text").Lit())
-	case "image", "document":
+	case "image":
+		source := el.Get("source")
+		if img, ok := Base64Image(source); ok {
+			l.images = append(l.images, img)
+		} else {
+			l.AddMedia(typ.Lit(), source)
+		}
+	case "document":
 		l.AddMedia(typ.Lit(), el.Get("source"))
 	default:
 		l.addObject(el)
 	}
+}
+
+// Base64Image reads an image block's source of type base64: its media
+// type and data (borrowed), for the writer to carry or name (an image
+// given by URL is a placeholder, never fetched).
+func Base64Image(source jsonraw.Value) (dialog.Image, bool) {
+	var typ, media, data jsonraw.Value
+	for m := source.Members(); m.Next(); {
+		switch string(m.Key) {
+		case "type":
+			typ = m.Value
+		case "media_type":
+			media = m.Value
+		case "data":
+			data = m.Value
+		}
+	}
+	if !typ.Is("base64") || !data.IsString() {
+		return dialog.Image{}, false
+	}
+	return dialog.Image{Media: media.Str(), Data: data.Body()}, true
 }
 
 // AddMedia appends a placeholder for an image or document block, such as
@@ -350,7 +387,7 @@ func (blk Block) IsToolResult() bool {
 func (l *Parts) ToolResult(b, toolUseResult jsonraw.Value) (id string, out dialog.Text, isError bool) {
 	blk := ParseBlock(b)
 	out, _ = l.Result(blk.Content)
-	if out.IsEmpty() && toolUseResult.Exists() {
+	if out.IsEmpty() && len(l.images) == 0 && toolUseResult.Exists() {
 		out = l.BashOutput(toolUseResult)
 	}
 	return blk.ToolUseID.Str(), out, adapter.FailureFlag(blk.IsError)

@@ -132,8 +132,9 @@ type lastMessage struct {
 
 // held is a prompt kept until init can name the model.
 type held struct {
-	lit []byte
-	ts  time.Time
+	lit    []byte
+	ts     time.Time
+	images []dialog.Image // copied
 }
 
 // Adapter holds the state of one session.
@@ -148,6 +149,9 @@ type Adapter struct {
 	started      bool   // the stream's header named the model
 	metaDone     bool
 	waiting      []held
+	// promptImages are the base64 images of the user's turn being read,
+	// borrowed from its line.
+	promptImages []dialog.Image
 	prompted     bool
 	body         bool
 
@@ -484,7 +488,7 @@ func (a *Adapter) ensureMeta() {
 			a.w.SourceTime(h.ts)
 		}
 		v, _ := jsonraw.Parse(h.lit)
-		a.writePrompt(dialog.Lit(v.Lit()))
+		a.writePrompt(dialog.Lit(v.Lit()), h.images)
 	}
 	if a.hasTS {
 		a.w.SourceTime(a.lineTS)

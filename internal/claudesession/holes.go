@@ -104,7 +104,7 @@ func (a *Adapter) holeAfter(line int64) {
 func (a *Adapter) closeLost() {
 	for _, id := range a.lost {
 		if a.blocks.Open(id) {
-			a.blocks.EndTool(id, dialog.Plain("[no result in the session file: line "+strconv.FormatInt(a.lostLine, 10)+", which could not be read, may have held it]"), true, "")
+			a.blocks.EndTool(id, dialog.Plain("[no result in the session file: line "+strconv.FormatInt(a.lostLine, 10)+", which could not be read, may have held it]"), nil, true, "")
 		}
 	}
 	a.lost = a.lost[:0]

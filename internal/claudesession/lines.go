@@ -221,6 +221,7 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 	}
 	b := &a.lit
 	b.Reset()
+	a.promptImages = a.promptImages[:0]
 	if blocks == nil {
 		if bytes.HasPrefix(bytes.TrimLeft(text.Body(), " "), interruptPrefix) {
 			a.interrupt()
@@ -249,12 +250,18 @@ func (a *Adapter) userText(l line, text jsonraw.Literal, blocks *jsonraw.Value) 
 				} else {
 					a.w.Skip("", SkipCLIText)
 				}
-			case "image", "document":
+			case "image":
+				if img, ok := claude.Base64Image(e.Value.Get("source")); ok {
+					a.promptImages = append(a.promptImages, img)
+				} else {
+					b.AddMedia(e.Value.Get("type").Lit(), e.Value.Get("source"))
+				}
+			case "document":
 				b.AddMedia(e.Value.Get("type").Lit(), e.Value.Get("source"))
 			}
 		}
 	}
-	if b.Empty() {
+	if b.Empty() && len(a.promptImages) == 0 {
 		return
 	}
 	a.prompt(b.Literal())
@@ -325,7 +332,7 @@ func (a *Adapter) settleCommand(prompt bool) {
 		return
 	}
 	v, _ := jsonraw.Parse(jsonraw.AppendQuoted(nil, c.Typed))
-	a.promptAt(v.Lit(), c.TS)
+	a.promptAt(v.Lit(), c.TS, nil)
 	if a.hasTS {
 		a.w.SourceTime(a.lineTS)
 	}
@@ -344,15 +351,19 @@ func (a *Adapter) prompt(l jsonraw.Literal) {
 	if a.hasTS {
 		ts = a.lineTS
 	}
-	a.promptAt(l, ts)
+	a.promptAt(l, ts, a.promptImages)
 }
 
 // promptAt is prompt for a turn said at ts (zero: unknown).
-func (a *Adapter) promptAt(l jsonraw.Literal, ts time.Time) {
+func (a *Adapter) promptAt(l jsonraw.Literal, ts time.Time, images []dialog.Image) {
 	a.interrupted = false
 	a.last = lastMessage{}
 	if !a.metaDone && a.model == "" && !a.started {
-		a.waiting = append(a.waiting, held{lit: append([]byte(nil), l.Bytes()...), ts: ts})
+		h := held{lit: append([]byte(nil), l.Bytes()...), ts: ts}
+		for _, img := range images {
+			h.images = append(h.images, dialog.Image{Media: img.Media, Data: append([]byte(nil), img.Data...)})
+		}
+		a.waiting = append(a.waiting, h)
 		a.w.Hold()
 		return
 	}
@@ -360,19 +371,19 @@ func (a *Adapter) promptAt(l jsonraw.Literal, ts time.Time) {
 	if !ts.IsZero() {
 		a.w.SourceTime(ts)
 	}
-	a.writePrompt(dialog.Lit(l))
+	a.writePrompt(dialog.Lit(l), images)
 }
 
 // writePrompt writes a user turn: the first before the body is the task's
 // prompt, any other a later turn where it was said.
-func (a *Adapter) writePrompt(t dialog.Text) {
+func (a *Adapter) writePrompt(t dialog.Text, images []dialog.Image) {
 	if !a.prompted && !a.body {
 		a.prompted = true
-		a.w.StreamPrompt(t)
+		a.w.StreamPromptImages(t, images)
 		return
 	}
 	a.prompted = true
-	a.w.UserPrompt(t)
+	a.w.UserPromptImages(t, images)
 }
 
 func (a *Adapter) system(l line, parent string) {

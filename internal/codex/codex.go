@@ -206,6 +206,9 @@ type Adapter struct {
 	// and warnings, args for tool args, join for pieces of a result.
 	text, join jsonraw.Builder
 	args       jsonraw.ValueBuilder
+	// images are the base64 images of the MCP result being built, which
+	// the writer puts after its text; finish hands them on and empties it.
+	images []dialog.Image
 	// stateChk checks the JSON text an open call kept (a todo list's
 	// items, a legacy patch's changes) when its result needs it: one
 	// Checker for them all, not one made for each (parse).
@@ -515,7 +518,8 @@ func (a *Adapter) start(id, name string, k kind, argsKey string, args jsonraw.Va
 // finish ends an open call.
 func (a *Adapter) finish(c *openCall, out dialog.Text, isError bool) {
 	delete(a.open, c.id)
-	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, IsError: isError, Name: c.name})
+	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, Images: a.images, IsError: isError, Name: c.name})
+	a.images = a.images[:0]
 	a.result()
 	if len(a.free) < maxFree {
 		a.free = append(a.free, c)

@@ -242,7 +242,9 @@ func TestMCPResult(t *testing.T) {
 		{"failure inside result (isError)", mcp(`{"content":[{"type":"text","text":"not found"}],"structured_content":null}`, "null", "failed"), "error", "not found"},
 		{"failure of the call", mcp("null", `{"message":"timed out"}`, "failed"), "error", "timed out"},
 		{"failed with nothing to say", mcp("null", "null", "failed"), "error", "failed"},
-		{"image as a placeholder", mcp(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}`, "null", "completed"), "success", "[image image/png 3 bytes]"},
+		{"image that is not what it says: a placeholder", mcp(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}`, "null", "completed"), "success", "[image image/png 3 bytes: data is not a PNG, not shown]"},
+		{"image carried after the text", mcp(`{"content":[{"type":"image","data":"`+pixelPNG+`","mimeType":"image/png"},{"type":"text","text":"captured"}]}`, "null", "completed"), "success", "captured\n\n![image/png 73 bytes](data:image/png;base64," + pixelPNG + ")"},
+		{"audio as a placeholder", mcp(`{"content":[{"type":"audio","data":"AAAA","mimeType":"audio/wav"}]}`, "null", "completed"), "success", "[audio audio/wav 3 bytes]"},
 		{"structured content only", mcp(`{"content":[],"structured_content":{"n":1}}`, "null", "completed"), "success", `{"n":1}`},
 		{"legacy Ok", `{"id":"1","msg":{"type":"mcp_tool_call_end","call_id":"c","invocation":{"server":"srv","tool":"do"},"result":{"Ok":{"content":[{"type":"text","text":"fine"}]}}}}`, "success", "fine"},
 		{"legacy Ok with isError", `{"id":"1","msg":{"type":"mcp_tool_call_end","call_id":"c","invocation":{"server":"srv","tool":"do"},"result":{"Ok":{"content":[{"type":"text","text":"bad"}],"isError":true}}}}`, "error", "bad"},
@@ -541,3 +543,6 @@ func cmd(id, command, output, exit, status string) string {
 func msg(id, text string) string {
 	return itemLine("completed", `{"id":"`+id+`","type":"agent_message","text":"`+text+`"}`)
 }
+
+// pixelPNG is a 1×1 red PNG (73 bytes), encoded by image/png.
+const pixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAEElEQVR4nGL6z8AACAAA//8DCQECWLbVUAAAAABJRU5ErkJggg=="

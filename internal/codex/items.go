@@ -420,6 +420,7 @@ func (a *Adapter) mcpResult(result, errv jsonraw.Value, failed bool) (dialog.Tex
 	}
 	isErr := failed || !errMsg.IsEmpty()
 	a.text.Reset()
+	a.images = a.images[:0]
 	if !errMsg.IsEmpty() {
 		a.text.Lit(errMsg)
 	}
@@ -437,15 +438,16 @@ func (a *Adapter) mcpResult(result, errv jsonraw.Value, failed bool) (dialog.Tex
 }
 
 // contentText appends MCP content blocks as text: text blocks as they
-// are, media as a short placeholder (never inline base64).
+// are, a base64 image to a.images (the writer carries it or names it),
+// other media as a short placeholder (never inline base64).
 func (a *Adapter) contentText(content jsonraw.Value) {
 	first := true
 	for e := content.Elements(); e.Next(); {
-		if !first {
-			a.text.Text("\n")
-		}
-		first = false
 		if e.Value.IsString() {
+			if !first {
+				a.text.Text("\n")
+			}
+			first = false
 			a.text.Lit(e.Value.Lit())
 			continue
 		}
@@ -470,6 +472,14 @@ func (a *Adapter) contentText(content jsonraw.Value) {
 		if !text.IsString() {
 			typ = kind.Str() // decoded only when the text says it: most content is text
 		}
+		if typ == "image" && data.IsString() {
+			a.images = append(a.images, dialog.Image{Media: mime.Str(), Data: data.Body()})
+			continue
+		}
+		if !first {
+			a.text.Text("\n")
+		}
+		first = false
 		switch {
 		case text.IsString():
 			a.text.Lit(text.Lit())

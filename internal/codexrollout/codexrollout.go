@@ -177,7 +177,10 @@ type Adapter struct {
 	seed maphash.Seed
 	text jsonraw.Builder
 	join jsonraw.Builder
-	buf  []byte // decoded JSON text (arguments, 0.4x outputs)
+	// images are the base64 images of the output being read (parts),
+	// which the writer puts after its text; finish hands them on.
+	images []dialog.Image
+	buf    []byte // decoded JSON text (arguments, 0.4x outputs)
 }
 
 // New returns an Adapter writing to w.

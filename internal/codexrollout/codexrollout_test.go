@@ -2,6 +2,7 @@ package codexrollout
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -113,4 +114,30 @@ func TestSuccessFlagOfAnotherType(t *testing.T) {
 	assert.Regexp(t, `"tool_id":"c1","name":"edit","status":"error"`, out)
 	assert.Regexp(t, `"tool_id":"c2","name":"[^"]*","status":"error"`, out)
 	assert.Regexp(t, `"tool_id":"c3","name":"[^"]*","status":"success"`, out)
+}
+
+// TestOutputImages: an output's image given as a base64 data: URL is
+// carried after the output's text (the writer's Markdown image); one given
+// by any other URL stays a placeholder, never fetched.
+func TestOutputImages(t *testing.T) {
+	const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAEElEQVR4nGL6z8AACAAA//8DCQECWLbVUAAAAABJRU5ErkJggg==" // 1×1, 73 bytes
+	in := strings.Join([]string{
+		`{"timestamp":"2025-10-01T10:00:00.000Z","type":"session_meta","payload":{"id":"x","cwd":"/w"}}`,
+		`{"timestamp":"2025-10-01T10:00:00.001Z","type":"event_msg","payload":{"type":"user_message","message":"look"}}`,
+		`{"timestamp":"2025-10-01T10:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"view_image","arguments":"{\"path\":\"dot.png\"}","call_id":"c1"}}`,
+		`{"timestamp":"2025-10-01T10:00:01.100Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":[{"type":"input_image","image_url":"data:image/png;base64,` + png + `"},{"type":"input_text","text":"dot.png"}]}}`,
+		`{"timestamp":"2025-10-01T10:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"view_image","arguments":"{\"path\":\"far.png\"}","call_id":"c2"}}`,
+		`{"timestamp":"2025-10-01T10:00:02.100Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":[{"type":"input_image","image_url":"https://example.com/far.png"}]}}`,
+	}, "\n") + "\n"
+	out := adaptertest.Convert(t, Format(), bytes.NewReader([]byte(in)))
+	adaptertest.RequireValid(t, out)
+	var results []string
+	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		var e struct{ Type, Status, Result string }
+		require.NoError(t, json.Unmarshal(line, &e))
+		if e.Type == "tool" && e.Status == "success" {
+			results = append(results, e.Result)
+		}
+	}
+	assert.Equal(t, []string{"dot.png\n\n![image/png 73 bytes](data:image/png;base64," + png + ")", "[image]"}, results)
 }

@@ -196,7 +196,8 @@ func (a *Adapter) start(id, name string, args jsonraw.Value) {
 // finish ends an open call: the model's next output is a new response.
 func (a *Adapter) finish(c *call, out dialog.Text, isError bool) {
 	delete(a.open, c.id)
-	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, IsError: isError, Name: c.name})
+	a.w.ToolEnd(dialog.ToolResult{ID: c.id, Output: out, Images: a.images, IsError: isError, Name: c.name})
+	a.images = a.images[:0]
 	a.boundary = true
 }
 
@@ -335,12 +336,14 @@ func (a *Adapter) outputText(v jsonraw.Value) (r callResult) {
 	return r
 }
 
-// parts joins output content parts: texts as they are, images as a
-// placeholder (never their data: URL).
+// parts joins output content parts: texts as they are, an image given
+// as a base64 data: URL to a.images (the writer carries it or names it),
+// any other image as a placeholder (never fetched).
 func (a *Adapter) parts(v jsonraw.Value) dialog.Text {
 	a.text.Reset()
+	a.images = a.images[:0]
 	for e := v.Elements(); e.Next(); {
-		var piece jsonraw.Literal
+		var piece, url jsonraw.Literal
 		image := false
 		for f := e.Value.Members(); f.Next(); {
 			switch string(f.Key) {
@@ -348,10 +351,18 @@ func (a *Adapter) parts(v jsonraw.Value) dialog.Text {
 				piece = f.Value.Lit()
 			case "type":
 				image = bytes.Contains(f.Value.Body(), []byte("image"))
+			case "image_url":
+				url = f.Value.Lit()
 			}
 		}
 		if piece.IsEmpty() && !image {
 			continue
+		}
+		if image && piece.IsEmpty() {
+			if img, ok := dialog.ImageFromDataURL(url.Body()); ok {
+				a.images = append(a.images, img)
+				continue
+			}
 		}
 		a.text.Line()
 		if image && piece.IsEmpty() {

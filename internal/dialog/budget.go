@@ -39,6 +39,10 @@ import (
 //     MaxEntries, no new entry is written. Calls already started still end,
 //     and before complete one message says what was cut and left out.
 //
+//   - Images (image.go) are never cut: each is carried whole when it fits
+//     in what is left of the images' quarter of the budget and before the
+//     reserves, else it is a placeholder, counted in the closing message.
+//
 // The file can still pass the budget only when entries' fixed parts alone
 // (ids, names, keys) outgrow it; the writer then says so (Options.Warn,
 // and the closing message).
@@ -74,9 +78,11 @@ type budget struct {
 	reserve int64 // bytes kept to close the open tool calls
 	entries int   // entries written
 
+	images int64 // bytes of images written (see image.go)
+
 	// What the budget cut and left out, for the closing message.
-	argsCut, textCut int
-	dropped          dropped
+	argsCut, textCut, imagesCut int
+	dropped                     dropped
 }
 
 // dropped counts the entries not written because the file was full.

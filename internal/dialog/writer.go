@@ -47,6 +47,10 @@ type Options struct {
 	// MaxBytes is the budget of the whole file (see budget.go); < 0 turns
 	// it off, 0 means DefaultMaxBytes.
 	MaxBytes int64
+	// MaxImage caps the base64 of one image carried in the dialog (see
+	// image.go); < 0 carries none (placeholders only), 0 means
+	// DefaultMaxImage.
+	MaxImage int
 	// Saved says the input is saved transcripts, not a live stream: nobody
 	// watches the dialog being written and the converter's clock says
 	// nothing about the run. init is then held back until the first entry
@@ -75,6 +79,8 @@ const MaxEntries = 200_000
 // Message is an assistant text.
 type Message struct {
 	Content Text
+	// Images follow the text (see image.go).
+	Images []Image
 	// Parent is the source id of the subagent's tool call, if any.
 	Parent    string
 	Tokens    Tokens
@@ -98,8 +104,10 @@ type ToolCall struct {
 
 // ToolResult ends a tool.
 type ToolResult struct {
-	ID      string // the source's id, as given to ToolStart
-	Output  Text
+	ID     string // the source's id, as given to ToolStart
+	Output Text
+	// Images follow the output's text (see image.go).
+	Images  []Image
 	IsError bool
 	// Name is used only when no open call has ID: the result is then shown
 	// as a call of its own.
@@ -179,6 +187,9 @@ func NewWriter(out io.Writer, opt Options) *Writer {
 	}
 	if opt.MaxBytes == 0 {
 		opt.MaxBytes = DefaultMaxBytes
+	}
+	if opt.MaxImage == 0 {
+		opt.MaxImage = DefaultMaxImage
 	}
 	now := clockTime(opt.Clock)
 	inPlace, _ := out.(EntryBuffer)
@@ -293,8 +304,12 @@ func (w *Writer) SetAgent(agent string) {
 
 // StreamPrompt writes the prompt the stream carries, unless a prompt is
 // known already or the dialog has moved past the point where it belongs.
-func (w *Writer) StreamPrompt(t Text) {
-	if w.promptDone || w.bodyStarted || w.closed || w.opt.HasPrompt || t.IsEmpty() {
+func (w *Writer) StreamPrompt(t Text) { w.StreamPromptImages(t, nil) }
+
+// StreamPromptImages is StreamPrompt with the images of the user's turn
+// after its text (see image.go).
+func (w *Writer) StreamPromptImages(t Text, images []Image) {
+	if w.promptDone || w.bodyStarted || w.closed || w.opt.HasPrompt || t.IsEmpty() && len(images) == 0 {
 		w.Skip("", SkipPromptKnown)
 		return
 	}
@@ -303,7 +318,7 @@ func (w *Writer) StreamPrompt(t Text) {
 	}
 	w.ensureInit()
 	w.promptDone = true
-	w.writePrompt(t)
+	w.writePromptImages(t, images)
 }
 
 // UserPrompt writes a turn of the user's as a prompt entry where it stands
@@ -312,8 +327,12 @@ func (w *Writer) StreamPrompt(t Text) {
 // each prompt entry in its place). The first prompt after init is the
 // task's (StreamPrompt, or the Options' own); later turns come here.
 // Empty text is no entry.
-func (w *Writer) UserPrompt(t Text) {
-	if w.closed || t.IsEmpty() {
+func (w *Writer) UserPrompt(t Text) { w.UserPromptImages(t, nil) }
+
+// UserPromptImages is UserPrompt with the images of the user's turn after
+// its text (see image.go). No text and no image is no entry.
+func (w *Writer) UserPromptImages(t Text, images []Image) {
+	if w.closed || t.IsEmpty() && len(images) == 0 {
 		w.Skip("", SkipEmpty)
 		return
 	}
@@ -322,13 +341,13 @@ func (w *Writer) UserPrompt(t Text) {
 	}
 	w.ensureInit()
 	w.promptDone = true
-	w.writePrompt(t)
+	w.writePromptImages(t, images)
 }
 
 // Message writes an assistant message. Empty text is no entry (a Skip,
 // as is every call the writer refuses in this way).
 func (w *Writer) Message(m Message) {
-	if m.Content.IsEmpty() || w.closed {
+	if m.Content.IsEmpty() && len(m.Images) == 0 || w.closed {
 		w.Skip("", SkipEmpty)
 		return
 	}
@@ -338,7 +357,7 @@ func (w *Writer) Message(m Message) {
 	w.body()
 	b := w.begin("message")
 	b = append(b, `,"role":"assistant","content":`...)
-	b = w.cutter(false).appendText(b, m.Content)
+	b = w.appendContent(b, w.cutter(false), m.Content, m.Images)
 	if m.HasTokens {
 		b = append(b, `,"tokens":`...)
 		b = appendTokens(b, m.Tokens)
@@ -430,7 +449,7 @@ func (w *Writer) ToolEnd(r ToolResult) {
 		w.ToolStart(ToolCall{ID: r.ID, Name: r.Name, Parent: r.Parent})
 		t, _ = w.takeOpen(r.ID)
 	}
-	w.writeResult(&t, r.Output, r.IsError, true)
+	w.writeResultImages(&t, r.Output, r.Images, r.IsError, true)
 }
 
 // Skip says that the input record being converted, or a part of it, is
@@ -617,6 +636,12 @@ func (w *Writer) endOpen(why Text) {
 // writeResult writes the end of call t; cut says its text is the tool's,
 // to be cut, rather than ours, paid for by the call's reserve.
 func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
+	w.writeResultImages(t, out, nil, isError, cut)
+}
+
+// writeResultImages is writeResult with images after the text (see
+// image.go).
+func (w *Writer) writeResultImages(t *openTool, out Text, images []Image, isError, cut bool) {
 	b := w.begin("tool")
 	c := w.cutter(true)
 	if !cut {
@@ -630,18 +655,18 @@ func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
 		b = appendToolHead(b, t, "success")
 	}
 	switch {
-	case out.IsEmpty():
-	case cut && out.len() > maxMarkerLen && w.budget.max > 0 && w.budget.pace(len(b)-w.entry) < int64(len(key)+maxMarkerLen):
+	case out.IsEmpty() && len(images) == 0:
+	case cut && out.len()+imagesLen(images) > maxMarkerLen && w.budget.max > 0 && w.budget.pace(len(b)-w.entry) < int64(len(key)+maxMarkerLen):
 		// Not even a cut marker fits the pace: the text is left out, and
-		// how much of it is said.
+		// how much of it is said (its images' data counted in).
 		b = append(b, key[:len(key)-2]...)
 		b = append(b, `_cut":`...)
-		b = strconv.AppendInt(b, int64(out.len()), 10)
+		b = strconv.AppendInt(b, int64(out.len()+imagesLen(images)), 10)
 		w.budget.textCut++
 		w.leaner()
 	default:
 		b = append(b, key...)
-		b = c.appendText(b, out)
+		b = w.appendContent(b, c, out, images)
 	}
 	b = appendParentID(b, t.parent)
 	w.finish(b)
@@ -829,10 +854,13 @@ func (w *Writer) defaultCWD() string {
 }
 
 // writePrompt writes a prompt entry.
-func (w *Writer) writePrompt(t Text) {
+func (w *Writer) writePrompt(t Text) { w.writePromptImages(t, nil) }
+
+// writePromptImages writes a prompt entry with images after its text.
+func (w *Writer) writePromptImages(t Text, images []Image) {
 	b := w.begin("prompt")
 	b = append(b, `,"content":`...)
-	b = w.cutter(false).appendText(b, t)
+	b = w.appendContent(b, w.cutter(false), t, images)
 	w.finish(b)
 }
 
@@ -960,7 +988,7 @@ func (w *Writer) leaner() {
 func (w *Writer) budgetNote() {
 	b := &w.budget
 	over := b.max > 0 && b.written+completeReserve > b.max
-	if b.argsCut+b.textCut+b.dropped.total() == 0 && !over {
+	if b.argsCut+b.textCut+b.imagesCut+b.dropped.total() == 0 && !over {
 		return
 	}
 	var parts []string
@@ -969,6 +997,9 @@ func (w *Writer) budgetNote() {
 	}
 	if b.textCut > 0 {
 		parts = append(parts, fmt.Sprintf("%d tool results without their text (result_cut, error_cut)", b.textCut))
+	}
+	if b.imagesCut > 0 {
+		parts = append(parts, fmt.Sprintf("%d images as placeholders", b.imagesCut))
 	}
 	d := b.dropped
 	if d.total() > 0 {

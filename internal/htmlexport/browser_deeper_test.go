@@ -287,3 +287,52 @@ func TestBrowserPrintGivesEveryEntry(t *testing.T) {
 	}
 	requireClean(t, b, "print")
 }
+
+// TestBrowserDrawsCarriedImages: the images a dialog carries in tool
+// results (the writer's Markdown data-URL images, docs/dialog.md) are
+// drawn as <img> with a data: src under the page's policy, the text
+// around them stays plain, and no base64 is shown as text.
+func TestBrowserDrawsCarriedImages(t *testing.T) {
+	b := newBrowser(t)
+	p := exportFile(t, "../../testdata/claude/tool-result-images.out.jsonl", t.TempDir())
+	b.open(t, p, "")
+	type shown struct {
+		N, Width int
+		Alt, Src string
+		Text     string
+	}
+	look := func(seq int) shown {
+		var s shown
+		b.eval(t, fmt.Sprintf(`(() => { const s = document.querySelector('#seq-%d'); const i = s.querySelectorAll('img');
+			return {n: i.length, width: i[0] ? i[0].naturalWidth : 0, alt: i[0] ? i[0].alt : '', src: i[0] ? i[0].src.slice(0, 22) : '', text: s.textContent}; })()`, seq), &s)
+		return s
+	}
+	png := look(1)
+	require.Equal(t, 1, png.N)
+	require.Equal(t, 1, png.Width, "decoded: the 1x1 PNG")
+	require.Equal(t, "image/png 73 bytes", png.Alt)
+	require.Equal(t, "data:image/png;base64,", png.Src)
+
+	shot := look(2)
+	require.Equal(t, 1, shot.N)
+	require.Equal(t, 1, shot.Width, "the \\/ of the source decodes to the same PNG")
+	require.Contains(t, shot.Text, "Screenshot of http://localhost:3000 (1 x 1)")
+
+	svg := look(3)
+	require.Equal(t, 0, svg.N, "an SVG is never drawn")
+	require.Contains(t, svg.Text, "[image image/svg+xml 71 bytes: not shown, only PNG, JPEG, GIF and WebP images are]")
+
+	var body string
+	b.eval(t, `document.getElementById("timeline").textContent`, &body)
+	require.NotContains(t, body, "iVBOR", "no base64 as text")
+	requireClean(t, b, "carried images")
+
+	// A screenshot pasted in the user's turn: drawn under the prompt's text.
+	b.open(t, exportFile(t, "../../testdata/claude-session/open-call-at-end.out.jsonl", t.TempDir()), "")
+	prompt := look(1)
+	require.Equal(t, 1, prompt.N)
+	require.Equal(t, 1, prompt.Width, "the 1x1 PNG of the prompt")
+	require.Contains(t, prompt.Text, "what is in this screenshot?")
+	require.NotContains(t, prompt.Text, "iVBOR")
+	requireClean(t, b, "a prompt's image")
+}

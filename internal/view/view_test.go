@@ -164,3 +164,16 @@ func TestTimesOfTheConversionAreUnknown(t *testing.T) {
 	assert.Contains(t, got, "2.5s")
 	assert.NotContains(t, got, "—")
 }
+
+// TestImagesArePlaceholders: the images a dialog carries (a Read of a
+// PNG, a screenshot after its text) show as [image …], never as base64.
+func TestImagesArePlaceholders(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		out := render(t, "../../testdata/claude/tool-result-images.out.jsonl", view.Options{Width: 100, Full: full})
+		assert.NotContains(t, out, "base64")
+		assert.NotContains(t, out, "iVBOR")
+		assert.Contains(t, out, "⎿ [image image/png 73 bytes]")
+		assert.Contains(t, out, "[image image/png 73 bytes]")
+		assert.Contains(t, out, "Screenshot of http://localhost:3000 (1 x 1)")
+	}
+}

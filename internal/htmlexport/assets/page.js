@@ -131,21 +131,7 @@
       } else if (m[6] !== undefined) {
         var d = el('del'); inline(m[6], d, depth + 1); parent.appendChild(d);
       } else if (m[8] !== undefined) {
-        // Images are never loaded: the page makes no requests. An image
-        // the dialog itself holds (a data: URL of a raster type) is drawn;
-        // the policy allows data: images and nothing else.
-        var url = m[8].trim();
-        if (/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+\/]+=*$/.test(url) && url.length <= MAX_IMAGE_URL) {
-          var img = el('img', 'md-img');
-          img.alt = m[7] || 'image';
-          img.decoding = 'async';
-          img.src = url;
-          parent.appendChild(img);
-        } else if (/^data:image\//.test(url)) {
-          parent.appendChild(el('span', 'img', '[image: ' + (m[7] || 'data') + ', ' + num(url.length) + ' characters of data: URL' + (url.length > MAX_IMAGE_URL ? ', too big to show' : ', not a PNG, JPEG, GIF or WebP') + ']'));
-        } else {
-          parent.appendChild(el('span', 'img', '[image: ' + (m[7] || m[8]) + ']'));
-        }
+        parent.appendChild(image(m[7], m[8]));
       } else if (m[9] !== undefined) {
         var href = safeHref(m[10]);
         var a = el(href ? 'a' : 'span');
@@ -160,6 +146,45 @@
       }
     }
     if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+  }
+
+  // image is a Markdown image: never loaded (the page makes no requests).
+  // An image the dialog itself holds (a data: URL of a raster type) is
+  // drawn; the policy allows data: images and nothing else.
+  function image(alt, url) {
+    url = url.trim();
+    if (/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+\/]+=*$/.test(url) && url.length <= MAX_IMAGE_URL) {
+      var img = el('img', 'md-img');
+      img.alt = alt || 'image';
+      img.decoding = 'async';
+      img.src = url;
+      return img;
+    }
+    if (/^data:image\//.test(url)) {
+      return el('span', 'img', '[image: ' + (alt || 'data') + ', ' + num(url.length) + ' characters of data: URL' + (url.length > MAX_IMAGE_URL ? ', too big to show' : ', not a PNG, JPEG, GIF or WebP') + ']');
+    }
+    return el('span', 'img', '[image: ' + (alt || url) + ']');
+  }
+
+  // withImages is folded plain text (a tool's result, a prompt) in which
+  // each image the dialog carries (a Markdown image with a data: URL, on
+  // its own paragraph: see docs/dialog.md) is drawn as an image; the text
+  // around is plain, as without images.
+  var dataImageRe = /!\[([^\]\n]*)\]\((data:image\/[^)\s]*)\)/g;
+  function withImages(text, cls, full) {
+    if (text.indexOf('](data:image/') < 0) return folded(text, cls, full);
+    var box = el('div', 'with-img'), last = 0, m, re = new RegExp(dataImageRe.source, 'g');
+    while ((m = re.exec(text))) {
+      var before = text.slice(last, m.index).replace(/\n+$/, '');
+      if (before) box.appendChild(folded(before, cls, full));
+      var p = el('p', 'img-p');
+      p.appendChild(image(m[1], m[2]));
+      box.appendChild(p);
+      last = re.lastIndex;
+    }
+    var after = text.slice(last).replace(/^\n+/, '');
+    if (after) box.appendChild(folded(after, cls, full));
+    return box;
   }
 
   var fenceRe = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)/;
@@ -347,7 +372,7 @@
       case 'thinking':
       case 'other':
         if (n.c) {
-          var f = folded(n.c, 'plain', full);
+          var f = n.k === 'prompt' ? withImages(n.c, 'plain', full) : folded(n.c, 'plain', full);
           if (f.tagName === 'PRE') f.className = 'plain';
           bd.appendChild(f);
         }
@@ -384,7 +409,7 @@
             markdown(rtext, rmd);
             end.appendChild(rmd);
           } else {
-            end.appendChild(folded(rtext, 'result', full));
+            end.appendChild(withImages(rtext, 'result', full));
           }
         } else if (n.r === '' && n.e === undefined) {
           end.appendChild(el('div', 'label', 'result: (empty)'));
@@ -393,7 +418,7 @@
           var el2 = el('div', 'label err', 'error '), etext = clean(n.e);
           el2.appendChild(copyButton(etext, 'error'));
           end.appendChild(el2);
-          end.appendChild(folded(etext, 'error', full));
+          end.appendChild(withImages(etext, 'error', full));
         }
         if (n.st === 'running') end.appendChild(el('div', 'label', 'no result yet'));
         break;
@@ -627,7 +652,10 @@
     if (n.a !== undefined) parts.push(JSON.stringify(n.a, null, 1));
     if (n.in) parts.push(n.in.task, n.in.agent, n.in.model, n.in.cwd);
     if (n.df) n.df.forEach(function (f) { parts.push(f.p); (f.l || []).forEach(function (l) { parts.push(l[1]); }); });
-    return parts.filter(function (p) { return p; }).join('\n').toLowerCase();
+    var all = parts.filter(function (p) { return p; }).join('\n');
+    // An image's base64 is not text to find: its alt text is.
+    if (all.indexOf('](data:image/') >= 0) all = all.replace(new RegExp(dataImageRe.source, 'g'), '[image $1]');
+    return all.toLowerCase();
   }
 
   function highlight(s) {
