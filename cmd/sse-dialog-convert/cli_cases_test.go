@@ -286,6 +286,7 @@ func usageCases() []cliCase {
 	for _, c := range []struct{ args, want string }{
 		{"--max-text -2", "--max-text -2: want a size in bytes, or 0 or -1 for no cap"},
 		{"--max-line -1", "--max-line -1: want a size in bytes, or 0 for no limit"},
+		{"--max-image -1", "--max-image -1: want a size in bytes, or 0 for placeholders only"},
 		{"--idle-timeout 1m", "--idle-timeout works only with --follow"},
 		{"--clock soon", `--clock "soon": want Unix seconds or an RFC 3339 time`},
 	} {
@@ -297,6 +298,17 @@ func usageCases() []cliCase {
 			env: map[string]string{"SOURCE_DATE_EPOCH": "yesterday"}, code: 1,
 			stderr: hasAll(`SOURCE_DATE_EPOCH="yesterday": want Unix seconds or an RFC 3339 time`)},
 		cliCase{name: "--stats=yaml", args: []string{"--stats=yaml"}, code: 2, stderr: hasAll("--stats=yaml: want text or json")},
+		// Images: SSEBench's panel draws no data: URL (its Markdown drops
+		// them; results and prompts are plain text), so by default each
+		// image is a placeholder that says how to carry it; --max-image
+		// carries those within the cap (the fixture's PNG is 92 bytes of
+		// base64).
+		cliCase{name: "images are placeholders by default", args: []string{"-o", "-", "../../testdata/claude/tool-result-images.in.jsonl"},
+			stdout: []check{has(`[image image/png 73 bytes: images not carried (--max-image 0)]`), lacks("data:image/png;base64")}},
+		cliCase{name: "--max-image carries images within the cap", args: []string{"-o", "-", "--max-image", "1k", "../../testdata/claude/tool-result-images.in.jsonl"},
+			stdout: []check{has(`![image/png 73 bytes](data:image/png;base64,iVBORw0KGgo`), lacks("images not carried")}},
+		cliCase{name: "--max-image: a larger image is a placeholder naming the cap", args: []string{"-o", "-", "--max-image", "64", "../../testdata/claude/tool-result-images.in.jsonl"},
+			stdout: []check{has(`[image image/png 73 bytes: over the 64 bytes image cap (--max-image)]`), lacks("data:image/png;base64")}},
 	)
 	return cases
 }

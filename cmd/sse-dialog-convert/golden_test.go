@@ -15,8 +15,11 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/inputs" // registers -update
 )
 
-// goldenArgs pin everything that would otherwise depend on the machine.
-var goldenArgs = []string{"-o", "-", "--clock", "2026-01-02T03:04:05Z", "--cwd", "/work", "--task", "fixture"}
+// goldenArgs pin everything that would otherwise depend on the machine,
+// and carry images up to the writer's default cap, as the adapters'
+// goldens do (the command's own default is a placeholder for each:
+// TestCLI's max-image cases).
+var goldenArgs = []string{"-o", "-", "--clock", "2026-01-02T03:04:05Z", "--cwd", "/work", "--task", "fixture", "--max-image", "1M"}
 
 // mergedStreams are the fixtures that are no file anyone has: a session's
 // files (its own and its subagents') merged into the one stream their
