@@ -257,7 +257,7 @@ type feed struct {
 
 // convert converts one record and reports what was wrong with it. done is
 // true when the feed must stop: the dialog cannot be written (err).
-func (f *feed) convert(rec Record, lines int) (done bool, err error) {
+func (f *feed) convert(rec *Record, lines int) (done bool, err error) {
 	c := f.c
 	c.at = nil
 	problem := rec.Problem
@@ -316,15 +316,19 @@ func (f *feed) tee(b []byte) {
 
 // record converts the events of one checked record, and returns the first
 // thing wrong with them, if any.
-func (c *Converter) record(rec Record) string {
+func (c *Converter) record(rec *Record) string {
+	if rec.Value.IsObject() { // its one event, as Events has it, without the walk
+		return c.object(adapter.Event{Value: rec.Value})
+	}
 	problem, bad, events := "", c.stats.Bad, 0
-	for ev, p := range rec.Events() {
+	for e := rec.Events(); e.Next(); {
 		events++
+		p := e.Problem
 		if p != "" {
 			c.stats.Bad++
 			c.acct.dropped(ReasonBroken)
 		} else {
-			p = c.object(ev)
+			p = c.object(e.Event)
 		}
 		if p != "" && problem == "" {
 			problem = p
@@ -405,18 +409,13 @@ func (c *Converter) tally(ev adapter.Event, counts []int) int {
 // not cost the whole dialog (the writer keeps it valid whatever happens
 // between its calls): it is reported as that event's problem, in one line.
 func (c *Converter) event(ev adapter.Event) (err error) {
-	returned := false
 	defer func() {
-		if returned {
-			return // no panic: recover's own cost, once per event, is spared
-		}
 		if r := recover(); r != nil {
 			err = panicError{fmt.Errorf("internal error, please report it: %v", r)}
 		}
 	}()
 	c.w.BeginLine()
 	err = c.adapter.Event(ev)
-	returned = true
 	if err != nil {
 		var le *adapter.LineError
 		if errors.As(err, &le) {

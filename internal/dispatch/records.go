@@ -23,6 +23,7 @@ const MaxDepth = 10000
 type Records struct {
 	fr  *frame.Reader
 	chk *jsonraw.Checker
+	rec Record // the last record read, reused
 }
 
 // NewRecords returns the records of r, framed with opt.
@@ -30,8 +31,7 @@ func NewRecords(r io.Reader, opt frame.Options) *Records {
 	return &Records{fr: frame.NewReader(r, opt), chk: new(jsonraw.Checker)}
 }
 
-// Record is one record of an input. Its Value is valid until the next
-// call of Next.
+// Record is one record of an input.
 type Record struct {
 	// Line is the record's first line, 1-based.
 	Line int
@@ -46,14 +46,16 @@ type Record struct {
 	Value jsonraw.Value
 }
 
-// Next returns the next record; io.EOF at the end of the input, or the
-// error that ended its reading.
-func (rs *Records) Next() (Record, error) {
+// Next returns the next record, valid until the next call (the Records'
+// own, reused); io.EOF at the end of the input, or the error that ended
+// its reading.
+func (rs *Records) Next() (*Record, error) {
 	fr, err := rs.fr.Next()
 	if err != nil {
-		return Record{}, err
+		return nil, err
 	}
-	rec := Record{Line: fr.Line, Problem: fr.Problem}
+	rec := &rs.rec
+	*rec = Record{Line: fr.Line, Problem: fr.Problem}
 	if rec.Problem == "" && !fr.Meta && len(fr.Data) > 0 {
 		v, verdict := rs.chk.Value(fr.Data, MaxDepth)
 		if verdict > jsonraw.Dirty || fr.Data[0] != '{' { // (not an object checked good: most records)
@@ -82,27 +84,51 @@ func checkProblem(v jsonraw.Verdict, data []byte) string {
 	return ""
 }
 
-// Events yields the events of the record with "", in order: the record
-// itself when it is an object, each element of an array (some CLIs print
-// a whole run as one array of events); an element that is not an object
-// is yielded with the problem that skips it instead. A record with a
-// Problem, or none, yields nothing, and so does [].
-func (rec Record) Events() iter.Seq2[adapter.Event, string] {
-	return func(yield func(adapter.Event, string) bool) {
-		if rec.Value.IsObject() {
-			yield(adapter.Event{Value: rec.Value}, "")
-			return
-		}
-		for e := rec.Value.Elements(); e.Next(); {
-			ev, problem := adapter.Event{Value: e.Value}, ""
-			if !e.Value.IsObject() {
-				ev, problem = adapter.Event{}, "skipped: a JSON value that is not an object"+frame.Preview(e.Value.Bytes())
-			}
-			if !yield(ev, problem) {
-				return
-			}
-		}
+// EventIter walks the events of a record, in order: the record itself
+// when it is an object, each element of an array (some CLIs print a whole
+// run as one array of events), an element that is not an object with the
+// Problem that skips it instead. A record with a Problem, or none, has no
+// events, and neither has []:
+//
+//	for e := rec.Events(); e.Next(); {
+//		… e.Event, or e.Problem …
+//	}
+type EventIter struct {
+	Event   adapter.Event        // the current event, when Problem is ""
+	Problem string               // why the current element is skipped
+	elems   *jsonraw.ElementIter // an array's elements; nil for an object
+	pending bool                 // an object's one event is still to come
+}
+
+// Events starts a walk over the record's events.
+func (rec *Record) Events() EventIter {
+	if rec.Value.IsArray() {
+		return EventIter{elems: rec.Value.Elements()}
 	}
+	return EventIter{Event: adapter.Event{Value: rec.Value}, pending: rec.Value.IsObject()}
+}
+
+// Next moves to the next event and reports whether there is one.
+func (e *EventIter) Next() bool {
+	if e.elems != nil {
+		return e.element()
+	}
+	ok := e.pending
+	e.pending = false
+	return ok
+}
+
+// element moves to an array's next element.
+func (e *EventIter) element() bool {
+	if !e.elems.Next() {
+		return false
+	}
+	v := e.elems.Value
+	e.Event, e.Problem = adapter.Event{Value: v}, ""
+	if !v.IsObject() {
+		e.Event, e.Problem = adapter.Event{}, "skipped: a JSON value that is not an object"+frame.Preview(v.Bytes())
+	}
+	return true
 }
 
 // Events yields every event of the input as a conversion converts it; the
@@ -119,8 +145,8 @@ func (rs *Records) Events() iter.Seq2[adapter.Event, error] {
 				yield(adapter.Event{}, err)
 				return
 			}
-			for ev, problem := range rec.Events() {
-				if problem == "" && !yield(ev, nil) {
+			for e := rec.Events(); e.Next(); {
+				if e.Problem == "" && !yield(e.Event, nil) {
 					return
 				}
 			}

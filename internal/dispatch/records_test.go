@@ -42,12 +42,12 @@ func TestRecords(t *testing.T) {
 		}
 		require.NoError(t, err)
 		it := item{line: rec.Line, recordProblem: rec.Problem}
-		for ev, p := range rec.Events() {
-			if p != "" {
-				it.eventsProblems = append(it.eventsProblems, p)
+		for e := rec.Events(); e.Next(); {
+			if e.Problem != "" {
+				it.eventsProblems = append(it.eventsProblems, e.Problem)
 				continue
 			}
-			it.events = append(it.events, string(ev.Get("e").Bytes()))
+			it.events = append(it.events, string(e.Event.Get("e").Bytes()))
 		}
 		got = append(got, it)
 	}

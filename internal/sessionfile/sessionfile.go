@@ -254,8 +254,8 @@ func claimsReader(r io.Reader, detect func(adapter.Event) adapter.Claim, readSiz
 		if err != nil {
 			return false
 		}
-		for ev, problem := range rec.Events() {
-			if problem == "" && detect(ev) == adapter.Yes {
+		for e := rec.Events(); e.Next(); {
+			if e.Problem == "" && detect(e.Event) == adapter.Yes {
 				return true
 			}
 		}
