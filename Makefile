@@ -66,7 +66,7 @@ FUZZ_TARGETS := internal/dispatch:FuzzPipeline internal/dialog:FuzzISOUTC intern
 	internal/jsonraw:FuzzInvalid internal/jsonraw:FuzzAppendEscaped internal/jsonraw:FuzzLiteral \
 	internal/jsonraw:FuzzLiteralOutLimit internal/jsonraw:FuzzDecodedLen \
 	internal/claudesession:FuzzSessionScan \
-	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/jsonraw:FuzzDescent internal/frame:FuzzTrimLine internal/frame:FuzzWhole internal/codex:FuzzOpenSet \
+	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/frame:FuzzTrimLine internal/frame:FuzzWhole internal/codex:FuzzOpenSet \
 	internal/jsonraw:FuzzAppendStringShortcut internal/dialog:FuzzArgsKey internal/dialog:FuzzOpenCalls \
 	internal/dialog:FuzzValidUTF8 \
 	internal/termmd:FuzzRender internal/dialogread:FuzzRedactor
