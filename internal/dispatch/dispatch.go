@@ -74,8 +74,8 @@ type Options struct {
 // Scratch is the memory a conversion can hand on to the next, when
 // conversions run one after another (a batch worker's files): the read
 // buffer, the checker's record of a line, the buffer of pending entries.
-// For a batch of small files they were most of what each file allocated,
-// and the collector's work that came with it. Its zero value is ready to
+// A batch of small files would otherwise allocate them anew for each
+// file, and collect them after. Its zero value is ready to
 // use. It serves one Converter at a time: the next may start once Feed
 // has returned and Close was called.
 type Scratch struct {

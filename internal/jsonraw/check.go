@@ -313,7 +313,7 @@ func scanStringRest(b []byte, i int) (end int, ok, clean bool, saved int) {
 	for {
 		// The run of bytes that stand for themselves, eight at a time, in
 		// this loop rather than a call: the runs of real text are short
-		// (a line of output, then \n), and a call each cost 14%.
+		// (a line of output, then \n), shorter than a call is worth.
 		for i+8 <= len(b) {
 			if m := specialBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
