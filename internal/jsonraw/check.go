@@ -19,8 +19,15 @@ import (
 // The zero Checker is ready to use; it reuses its memory from call to call.
 // The values of a record are its until the next call.
 type Checker struct {
-	open []container // the containers open, innermost last
-	o    origin      // the verdict and the index of the record, for its values
+	open []container // the containers open around the innermost one
+	// The bounds of the record being checked: how many more entries
+	// containers may have in spans (nested long containers would otherwise
+	// make an entry every two bytes: ["["…"long"…"]"]), how many more
+	// containers may open (the depth limit), how many members the index
+	// may hold (maxMembers).
+	containersLeft, depthLeft, memberMax int
+	dirty                                bool   // a string must be repaired on its way out
+	o                                    origin // the verdict and the index of the record, for its values
 }
 
 // Verdict is what Check found.
@@ -45,25 +52,22 @@ const (
 //
 // It is a state machine of three states, one label each: value (a value
 // starts at i), key (a member's key starts at i) and ended (a value ended
-// at i). The innermost open container is held in locals and the stack
-// holds the containers around it; the index is built in local slices,
-// written back once at the end: the state stays in registers.
+// at i). What every token needs stays in locals, in registers: the
+// innermost open container and the members of the index. What only some
+// need (the stack of containers around it, the spans, the bounds) is in
+// the Checker.
 func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 	ix := &c.o.ix
-	spans, members, open := ix.spans[:0], ix.members[:0], c.open[:0]
-	// containersLeft is how many more entries containers may have in
-	// spans: nested long containers would otherwise make an entry every
-	// two bytes (["["…"long"…"]"]). depthLeft is how many more containers
-	// may open. memberMax bounds members (maxMembers).
-	containersLeft, depthLeft := len(b)/indexMin+8, maxDepth
-	memberMax := maxMembers(len(b))
+	ix.rec, ix.spans, c.open = b, ix.spans[:0], c.open[:0]
+	c.containersLeft, c.depthLeft, c.memberMax = len(b)/indexMin+8, maxDepth, maxMembers(len(b))
+	c.dirty = false
+	members := ix.members[:0]
 	// The innermost open container: its bracket ('{' or '['; 0 when none
 	// is open), its entry in spans and its member being read in members
 	// (-1: none, an array, or a member not recorded).
 	bracket, cspan, cmember := byte(0), int32(-1), int32(-1)
-	clean := true
-	var ok, strClean bool
-	var end, saved int
+	var ok bool
+	var end int
 	i := skipSpace(b, 0)
 
 value:
@@ -72,8 +76,8 @@ value:
 	}
 	switch ch := b[i]; ch {
 	case '{', '[':
-		if depthLeft <= 0 {
-			c.keep(b, spans, members, open)
+		if c.depthLeft <= 0 {
+			ix.members = members
 			return TooDeep
 		}
 		at := i
@@ -81,31 +85,21 @@ value:
 			i++
 			goto ended
 		}
-		open = append(open, container{bracket: bracket, span: cspan, member: cmember})
-		depthLeft--
-		// Its entry in spans, to be ended or dropped when it closes;
-		// none once containers have their share.
-		bracket, cspan, cmember = ch, -1, -1
-		if containersLeft > 0 {
-			cspan = int32(len(spans))
-			spans = append(spans, span{start: at})
-			containersLeft--
-		}
+		k := c.opened(at, container{bracket: bracket, span: cspan, member: cmember})
+		bracket, cspan, cmember = ch, k, -1
 		if ch == '{' {
 			goto key
 		}
 		goto value
 	case '"':
 		// A run of plain bytes up to the closing quote, most strings, is
-		// read here; the rest by scanStringRest.
-		if end, saved = plainRun8(b, i+1), 0; end < len(b) && b[end] == '"' {
+		// read here; the rest by string.
+		if end = plainRun8(b, i+1); end < len(b) && b[end] == '"' {
 			end++
-		} else if end, ok, strClean, saved = scanStringRest(b, end); ok {
-			clean = clean && strClean
-		} else {
+			c.long(i, end, 0)
+		} else if end, ok = c.string(b, i, end); !ok {
 			goto invalid
 		}
-		spans = appendString(spans, i, end, saved)
 		i = end
 	case 't':
 		if !hasWord(b, i, "true") {
@@ -133,18 +127,16 @@ key: // `"name" :` in the innermost open object, then its value
 	if i >= len(b) || b[i] != '"' {
 		goto invalid
 	}
-	if end, saved = plainRun8(b, i+1), 0; end < len(b) && b[end] == '"' {
+	if end = plainRun8(b, i+1); end < len(b) && b[end] == '"' {
 		end++
-	} else if end, ok, strClean, saved = scanStringRest(b, end); ok {
-		clean = clean && strClean
-	} else {
+		c.long(i, end, 0)
+	} else if end, ok = c.string(b, i, end); !ok {
 		goto invalid
 	}
-	spans = appendString(spans, i, end, saved)
 	// The member, linked from the one before; once members has its share,
 	// the rest are not recorded (walks scan them, and the member before
 	// keeps next unknown).
-	if len(members) < memberMax {
+	if len(members) < c.memberMax {
 		k := int32(len(members))
 		if cmember >= 0 {
 			members[cmember].next = k
@@ -169,14 +161,14 @@ key: // `"name" :` in the innermost open object, then its value
 
 ended: // close containers, or go on to the next member or element
 	if bracket == 0 {
-		c.keep(b, spans, members, open)
+		ix.members = members
 		switch {
 		case skipSpace(b, i) != len(b):
 			return Invalid
-		case clean:
-			return Clean
+		case c.dirty:
+			return Dirty
 		}
-		return Dirty
+		return Clean
 	}
 	if cmember >= 0 { // the value was the member's: it ends here
 		members[cmember].end = uint32(i)
@@ -195,42 +187,70 @@ ended: // close containers, or go on to the next member or element
 		goto invalid
 	}
 	i++
-	// The container's last member is its last, and its entry is ended, or
-	// dropped when it is short (a short container holds nothing long, so
-	// its entry is the last).
-	if cmember >= 0 {
+	if cmember >= 0 { // the container's last member is its last
 		members[cmember].next = memberLast
 	}
-	if k := int(cspan); k >= 0 {
-		if i-spans[k].start < indexMin && k == len(spans)-1 {
-			spans = spans[:k]
-			containersLeft++
-		} else {
-			spans[k].end = i
-		}
-	}
-	bracket, cspan, cmember = open[len(open)-1].bracket, open[len(open)-1].span, open[len(open)-1].member
-	open = open[:len(open)-1]
-	depthLeft++
+	bracket, cspan, cmember = c.closed(cspan, i)
 	goto ended
 
 invalid:
-	c.keep(b, spans, members, open)
+	ix.members = members
 	return Invalid
 }
 
-// keep keeps what Check built: the index of b, and the stack's memory.
-func (c *Checker) keep(b []byte, spans []span, members []member, open []container) {
-	c.o.ix.rec, c.o.ix.spans, c.o.ix.members, c.open = b, spans, members, open
+// opened opens a container at b[at], outer being the innermost open
+// container until then, and returns its entry in spans, to be ended or
+// dropped by closed (-1: none, once containers have their share).
+func (c *Checker) opened(at int, outer container) int32 {
+	c.depthLeft--
+	c.open = append(c.open, outer)
+	if c.containersLeft <= 0 {
+		return -1
+	}
+	c.containersLeft--
+	c.o.ix.spans = append(c.o.ix.spans, span{start: at})
+	return int32(len(c.o.ix.spans) - 1)
 }
 
-// appendString records the string literal b[start:end] in spans when it is
-// long; saved is how many bytes shorter its escapes are decoded.
-func appendString(spans []span, start, end, saved int) []span {
-	if end-start >= indexMin {
-		spans = append(spans, span{start: start, end: end, decoded: end - start - 2 - saved})
+// closed closes the innermost open container, which ends just before end
+// and has the entry k in spans: the entry is ended, or dropped when the
+// container is short (a short container holds nothing long, so its entry
+// is the last). It returns the container around it, now the innermost:
+// its bracket, span and member.
+func (c *Checker) closed(k int32, end int) (byte, int32, int32) {
+	if k >= 0 {
+		sp := c.o.ix.spans
+		if end-sp[k].start < indexMin && int(k) == len(sp)-1 {
+			c.o.ix.spans = sp[:k]
+			c.containersLeft++
+		} else {
+			sp[k].end = end
+		}
 	}
-	return spans
+	c.depthLeft++
+	outer := c.open[len(c.open)-1]
+	c.open = c.open[:len(c.open)-1]
+	return outer.bracket, outer.span, outer.member
+}
+
+// string reads the rest of the string literal at b[at] from b[j] on, a
+// byte past its run of plain bytes, and records it when it is long.
+func (c *Checker) string(b []byte, at, j int) (int, bool) {
+	end, ok, clean, saved := scanStringRest(b, j)
+	if !ok {
+		return end, false
+	}
+	c.dirty = c.dirty || !clean
+	c.long(at, end, saved)
+	return end, true
+}
+
+// long records the string literal b[start:end] in spans when it is long;
+// saved is how many bytes shorter its escapes are decoded.
+func (c *Checker) long(start, end, saved int) {
+	if end-start >= indexMin {
+		c.o.ix.spans = append(c.o.ix.spans, span{start: start, end: end, decoded: end - start - 2 - saved})
+	}
 }
 
 // container is a container of the record being checked, open around the
