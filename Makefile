@@ -66,7 +66,7 @@ FUZZ_TARGETS := internal/dispatch:FuzzPipeline internal/dialogcheck:FuzzISOUTC i
 	internal/jsonraw:FuzzInvalid internal/jsonraw:FuzzAppendEscaped internal/jsonraw:FuzzLiteral \
 	internal/jsonraw:FuzzLiteralOutLimit internal/jsonraw:FuzzDecodedLen \
 	internal/claudesession:FuzzSessionScan \
-	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/jsonraw:FuzzDescent internal/frame:FuzzTrimLine internal/frame:FuzzWhole \
+	internal/jsonraw:FuzzIndex internal/jsonraw:FuzzIndexedWalk internal/frame:FuzzTrimLine internal/frame:FuzzWhole \
 	internal/jsonraw:FuzzAppendStringShortcut internal/dialog:FuzzArgsKey internal/dialog:FuzzOpenCalls \
 	internal/dialog:FuzzValidUTF8 internal/dialog:FuzzImageCannotBreakOut \
 	internal/termmd:FuzzRender internal/dialogread:FuzzRedactor

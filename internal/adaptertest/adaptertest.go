@@ -8,7 +8,6 @@ package adaptertest
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -23,7 +22,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
-	"github.com/ssebench/sse-dialog-convert/internal/frame"
+	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
@@ -94,40 +93,17 @@ func clobbered(t testing.TB, f adapter.Format, raw []byte) []byte {
 	var out bytes.Buffer
 	w := dialog.NewWriter(&out, Options())
 	a := f.Start(w)
-	var chk jsonraw.Checker
-	fr := frame.NewReader(bytes.NewReader(raw), frame.Options{})
-	event := func(v jsonraw.Value) {
-		buf := append([]byte(nil), v.Bytes()...)
-		ev, _ := chk.Value(buf, 10000)
+	var chk jsonraw.Checker // the copy's, apart from the loop's
+	for ev, err := range dispatch.Events(bytes.NewReader(raw)) {
+		require.NoError(t, err)
+		buf := append([]byte(nil), ev.Bytes()...)
+		v, _ := chk.Value(buf, dispatch.MaxDepth)
 		w.BeginLine()
-		_ = a.Event(adapter.Event{Value: ev})
+		_ = a.Event(adapter.Event{Value: v})
 		for i := range buf {
 			buf[i] = 'Z'
 		}
 		_ = a.Summary()
-	}
-	for {
-		rec, err := fr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		require.NoError(t, err)
-		if rec.Meta {
-			continue
-		}
-		v, verdict := chk.Value(rec.Data, 10000)
-		if verdict > jsonraw.Dirty {
-			continue
-		}
-		if v.IsArray() {
-			for e := v.Elements(); e.Next(); {
-				if e.Value.IsObject() {
-					event(e.Value)
-				}
-			}
-		} else if v.IsObject() {
-			event(v)
-		}
 	}
 	w.BeginLine()
 	if f, ok := a.(adapter.Finisher); ok {

@@ -25,7 +25,7 @@ type Accounting struct {
 	Skipped int
 	// Kinds holds the counts of each kind of record the format read, when
 	// Options.CountKinds asks for them (naming every record's kind costs
-	// a walk of its members: a fifth of converting a short Codex line).
+	// a walk of its members, which a conversion needs only for --stats).
 	Kinds map[string]KindCount
 	// Reasons counts every skip by kind and reason: whole records and
 	// parts of records that were converted otherwise (Skip.Part).

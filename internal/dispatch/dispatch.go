@@ -34,11 +34,6 @@ type Stats struct {
 // the rest are counted in one closing line.
 const maxReports = 10
 
-// maxDepth is the nesting depth past which a record is skipped as broken,
-// as encoding/json does. Events nest a dozen levels; the adapters' walks
-// recurse, so a limit there must be.
-const maxDepth = 10000
-
 // maxHeld bounds the records kept while the format is still unknown, to be
 // replayed once it is known; maxHeldBytes bounds their size, so that a
 // stream of huge unknown records cannot make memory follow the input.
@@ -79,8 +74,8 @@ type Options struct {
 // Scratch is the memory a conversion can hand on to the next, when
 // conversions run one after another (a batch worker's files): the read
 // buffer, the checker's record of a line, the buffer of pending entries.
-// For a batch of small files they were most of what each file allocated,
-// and the collector's work that came with it. Its zero value is ready to
+// A batch of small files would otherwise allocate them anew for each
+// file, and collect them after. Its zero value is ready to
 // use. It serves one Converter at a time: the next may start once Feed
 // has returned and Close was called.
 type Scratch struct {
@@ -180,9 +175,9 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 		return nil
 	}
 	f := &feed{c: c, name: name, linesBefore: c.stats.Lines, teeing: c.opt.Tee != nil && c.teeErr == nil}
-	fr := c.reader(&input{f: f, r: r}, f)
+	rs := c.records(&input{f: f, r: r})
 	for {
-		rec, err := fr.Next()
+		rec, err := rs.Next()
 		switch {
 		case c.closed: // closed while this feed waited for input
 			return nil
@@ -195,28 +190,26 @@ func (c *Converter) Feed(r io.Reader, name string) error {
 			}
 			return err
 		}
-		if done, err := f.convert(rec, fr.Lines()); done {
+		if done, err := f.convert(rec, rs.Lines()); done {
 			return err
 		}
 	}
 }
 
-// reader frames in for f: with the Scratch's reader and checker when it
-// has them and they fit, else new ones (kept in the Scratch for the next
+// records reads in: with the Scratch's reader and checker when it has
+// them and they fit, else new ones (kept in the Scratch for the next
 // input).
-func (c *Converter) reader(in *input, f *feed) *frame.Reader {
+func (c *Converter) records(in *input) Records {
 	opt := frame.Options{MaxLine: c.opt.MaxLine, ReadSize: c.opt.ReadSize}
 	s := c.opt.Scratch
 	if s == nil {
-		f.chk = new(jsonraw.Checker)
-		return frame.NewReader(in, opt)
+		return Records{fr: frame.NewReader(in, opt), chk: new(jsonraw.Checker)}
 	}
 	if s.fr == nil || !s.fr.Reset(in, opt) {
 		s.fr = frame.NewReader(in, opt)
 		s.chk = jsonraw.Checker{} // nor the checker's record of a long line
 	}
-	f.chk = &s.chk
-	return s.fr
+	return Records{fr: s.fr, chk: &s.chk}
 }
 
 // input is the input as the framing reads it. Before each read, which may
@@ -259,31 +252,22 @@ type feed struct {
 	name          string
 	linesBefore   int
 	teeing        bool
-	chk           *jsonraw.Checker
 	reported, bad int
 }
 
 // convert converts one record and reports what was wrong with it. done is
 // true when the feed must stop: the dialog cannot be written (err).
-func (f *feed) convert(rec frame.Record, lines int) (done bool, err error) {
+func (f *feed) convert(rec *Record, lines int) (done bool, err error) {
 	c := f.c
 	c.at = nil
 	problem := rec.Problem
-	var v jsonraw.Value
-	if problem == "" && !rec.Meta && len(rec.Data) > 0 {
-		var verdict jsonraw.Verdict
-		v, verdict = f.chk.Value(rec.Data, maxDepth)
-		if verdict > jsonraw.Dirty || rec.Data[0] != '{' { // (not an object checked good: most records)
-			problem = checkProblem(verdict, rec.Data)
-		}
-	}
 	c.stats.Lines = f.linesBefore + lines
 	switch {
 	case problem != "":
 		c.stats.Bad++
 		c.acct.dropped(ReasonBroken)
-	case v.Exists():
-		problem = c.record(v)
+	case rec.Value.Exists():
+		problem = c.record(rec)
 	}
 	werr := c.sink.Err()
 	if problem != "" {
@@ -304,19 +288,6 @@ func (f *feed) convert(rec frame.Record, lines int) (done bool, err error) {
 		return true, &OutputError{werr}
 	}
 	return false, nil
-}
-
-// checkProblem says why a record the checker judged is skipped, if it is.
-func checkProblem(v jsonraw.Verdict, data []byte) string {
-	switch {
-	case v == jsonraw.TooDeep:
-		return "skipped: nested too deep"
-	case v == jsonraw.Invalid:
-		return "skipped: not valid JSON" + frame.Preview(data)
-	case data[0] != '{' && data[0] != '[':
-		return "skipped: a JSON value that is not an object" + frame.Preview(data)
-	}
-	return ""
 }
 
 // summarise reports the bad records that were not reported one by one.
@@ -343,33 +314,36 @@ func (f *feed) tee(b []byte) {
 	}
 }
 
-// record converts one checked record, an object or an array of them (some
-// CLIs print a whole run as one array of events), and returns what was
-// wrong with it, if anything.
-func (c *Converter) record(v jsonraw.Value) string {
-	if v.IsObject() {
-		return c.object(v)
+// record converts the events of one checked record, and returns the first
+// thing wrong with them, if any.
+func (c *Converter) record(rec *Record) string {
+	if rec.Value.IsObject() { // its one event, as Events has it, without the walk
+		return c.object(adapter.Event{Value: rec.Value})
 	}
-	problem, bad := "", c.stats.Bad
-	if !v.Elements().Next() {
-		c.acct.dropped(dialog.SkipEmpty) // [] is a record, of nothing
-	}
-	for e := v.Elements(); e.Next(); {
-		if p := c.object(e.Value); p != "" && problem == "" {
+	problem, bad, events := "", c.stats.Bad, 0
+	for e := rec.Events(); e.Next(); {
+		events++
+		p := e.Problem
+		if p != "" {
+			c.stats.Bad++
+			c.acct.dropped(ReasonBroken)
+		} else {
+			p = c.object(e.Event)
+		}
+		if p != "" && problem == "" {
 			problem = p
 		}
+	}
+	if events == 0 {
+		c.acct.dropped(dialog.SkipEmpty) // [] is a record, of nothing
 	}
 	c.stats.Bad = min(c.stats.Bad, bad+1) // one line, one count, as it is one report
 	return problem
 }
 
-func (c *Converter) object(v jsonraw.Value) string {
-	if !v.IsObject() {
-		c.stats.Bad++
-		c.acct.dropped(ReasonBroken)
-		return "skipped: a JSON value that is not an object" + frame.Preview(v.Bytes())
-	}
-	ev := adapter.Event{Value: v}
+// object converts one event, and returns what was wrong with it, if
+// anything.
+func (c *Converter) object(ev adapter.Event) string {
 	if c.format == nil && !c.detect(ev) {
 		c.stats.Unknown++
 		c.acct.dropped(ReasonUnknown)
@@ -384,7 +358,7 @@ func (c *Converter) object(v jsonraw.Value) string {
 		c.recognise(ev)
 	}
 	c.stats.Records++
-	c.acct.begin(v)
+	c.acct.begin(ev.Value)
 	before := c.w.Entries()
 	err := c.event(ev)
 	if err != nil {
@@ -435,18 +409,13 @@ func (c *Converter) tally(ev adapter.Event, counts []int) int {
 // not cost the whole dialog (the writer keeps it valid whatever happens
 // between its calls): it is reported as that event's problem, in one line.
 func (c *Converter) event(ev adapter.Event) (err error) {
-	returned := false
 	defer func() {
-		if returned {
-			return // no panic: recover's own cost, once per event, is spared
-		}
 		if r := recover(); r != nil {
 			err = panicError{fmt.Errorf("internal error, please report it: %v", r)}
 		}
 	}()
 	c.w.BeginLine()
 	err = c.adapter.Event(ev)
-	returned = true
 	if err != nil {
 		var le *adapter.LineError
 		if errors.As(err, &le) {
@@ -510,8 +479,8 @@ func (c *Converter) replay() {
 	for _, h := range held {
 		c.stats.Unknown--
 		c.acct.undrop(ReasonUnknown)
-		v, _ := chk.Value(h, maxDepth)
-		_ = c.object(v) // problems with held events were not reported when they came; they are skipped alike
+		v, _ := chk.Value(h, MaxDepth)
+		_ = c.object(adapter.Event{Value: v}) // problems with held events were not reported when they came; they are skipped alike
 	}
 }
 

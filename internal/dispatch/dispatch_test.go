@@ -120,7 +120,7 @@ func TestFeedSkipsWhatIsNotAnEventAndGoesOn(t *testing.T) {
 		{"raw control byte in a string", "{\"t\":\"say\",\"text\":\"a\x01\"}", `in:2: skipped: not valid JSON ("{\"t\":\"say\",\"text\":\"a\x01\"}"…)`},
 		{"malformed event", `{"t":"bad"}`, "in:2: skipped: bad event"},
 		{"adapter bug", `{"t":"panic"}`, "in:2: skipped: internal error, please report it: a bug in the adapter"},
-		{"too deep", strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1), "in:2: skipped: nested too deep"},
+		{"too deep", strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), "in:2: skipped: nested too deep"},
 		{"long line previewed briefly", strings.Repeat("z", 1000), `in:2: skipped: not valid JSON ("` + strings.Repeat("z", 40) + `"…)`},
 	}
 	for _, tt := range tests {
@@ -135,7 +135,7 @@ func TestFeedSkipsWhatIsNotAnEventAndGoesOn(t *testing.T) {
 }
 
 func TestFeedAcceptsWhatIsAnEvent(t *testing.T) {
-	deep := strings.Repeat(`{"a":`, maxDepth-1) + "1" + strings.Repeat("}", maxDepth-1)
+	deep := strings.Repeat(`{"a":`, MaxDepth-1) + "1" + strings.Repeat("}", MaxDepth-1)
 	tests := []struct{ name, in string }{
 		{"CRLF", "{\"t\":\"say\",\"text\":\"one\"}\r\n{\"t\":\"end\"}\r\n"},
 		{"BOM", "\xef\xbb\xbf{\"t\":\"say\",\"text\":\"one\"}\n{\"t\":\"end\"}\n"},

@@ -44,9 +44,8 @@ type Options struct {
 	// Problem. 0 means DefaultMaxLine, < 0 no bound but memory.
 	MaxLine int64
 	// ReadSize is the size of the read buffer; 0 means DefaultReadSize.
-	// A small input needs no more than its size: in a batch of small
-	// files, a buffer of the default size each was half the memory
-	// allocated, and the collector's work that came with it.
+	// A small input needs no more than its size: a batch of small files
+	// need not allocate a buffer of the default size for each.
 	ReadSize int
 }
 
@@ -259,8 +258,8 @@ func (rr *Reader) Next() (Record, error) {
 // compactLine reports whether a line as ReadSlice gave it (chunk, err) is
 // a compact object alone on its line, "{…}\n", within the line limit: most
 // lines. Its record is the line without its newline, as whole would make
-// it, and whole's trims and checks (a BOM, white space, SSE fields, a
-// pretty-printed start) were 2% of converting short Codex lines.
+// it, without whole's trims and checks (a BOM, white space, SSE fields, a
+// pretty-printed start).
 func compactLine(chunk []byte, err error, maxLine int64) bool {
 	n := len(chunk)
 	return err == nil && n >= 2 && chunk[0] == '{' && chunk[n-2] == '}' && chunk[n-1] == '\n' &&
@@ -344,7 +343,7 @@ func (rr *Reader) whole(chunk []byte, err error) (rec Record, ok bool) {
 		return rec, errors.Is(err, io.EOF)
 	}
 	if rr.opt.MaxLine >= 0 && int64(len(chunk)) > rr.opt.MaxLine && int64(len(bytes.TrimRight(chunk, "\r\n"))) > rr.opt.MaxLine {
-		return rec, false // (the length first: TrimRight with a cutset costs as much as the rest of this per line)
+		return rec, false // (the length first: TrimRight only for a line past the limit)
 	}
 	cur := trimBOM(chunk)
 	data := trimLine(cur)
@@ -368,8 +367,8 @@ func (rr *Reader) skipped(rec *Record) bool {
 }
 
 // trimLine is bytes.TrimSpace(b), sooner for a line whose first and last
-// characters are printable ASCII and whose end is "\n" (most lines): one
-// call of TrimSpace a line was 1% of converting short Codex lines.
+// characters are printable ASCII and whose end is "\n" (most lines), which
+// has no space to trim but the newline.
 func trimLine(b []byte) []byte {
 	if n := len(b); n >= 2 && b[n-1] == '\n' && printableASCII(b[0]) && printableASCII(b[n-2]) {
 		return b[:n-1]

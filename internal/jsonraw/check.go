@@ -8,24 +8,26 @@ import (
 
 // Checker validates records: JSON syntax (RFC 8259, as encoding/json.Valid),
 // nesting depth, and whether every string can be copied into a dialog as it
-// stands. It walks the bytes once, by recursive descent (a record nested
-// deeper than descentDepth, again by a loop without recursion), testing
-// string contents eight bytes at a time; it is the floor of the pipeline's
-// cost.
+// stands. It walks the bytes once, in one loop that keeps its open
+// containers on a stack of its own, so that nesting depth costs nothing but
+// that stack; string contents are tested eight bytes at a time. It is the
+// floor of the pipeline's cost.
 // On its way it records where each long string and container ends (and how
-// long a long string is decoded), so that walks over the record's values
-// (Value) jump over them instead of scanning them again.
+// long a long string is decoded), and where each member of an object
+// starts and ends, so that walks over the record's values (Value) jump
+// over them instead of scanning them again.
 // The zero Checker is ready to use; it reuses its memory from call to call.
 // The values of a record are its until the next call.
 type Checker struct {
-	open []container // loop's containers open, innermost last
-	// memberMax is how many members the index may record (maxMembers).
-	memberMax int
-	// containers is how many entries containers have, and containerMax how
-	// many they may have: nested long containers would otherwise make an
-	// entry every two bytes (["["…"long"…"]"]).
-	containers, containerMax int
-	o                        origin // the verdict and the index of the record, for its values
+	open []container // the containers open around the innermost one
+	// The bounds of the record being checked: how many more entries
+	// containers may have in spans (nested long containers would otherwise
+	// make an entry every two bytes: ["["…"long"…"]"]), how many more
+	// containers may open (the depth limit), how many members the index
+	// may hold (maxMembers).
+	containersLeft, depthLeft, memberMax int
+	dirty                                bool   // a string must be repaired on its way out
+	o                                    origin // the verdict and the index of the record, for its values
 }
 
 // Verdict is what Check found.
@@ -47,233 +49,231 @@ const (
 
 // Check validates b, one JSON value with optional white space around it,
 // nested at most maxDepth levels.
+//
+// It is a state machine of three states, one label each: value (a value
+// starts at i), key (a member's key starts at i) and ended (a value ended
+// at i). What every token needs stays in locals, in registers: the
+// innermost open container and the members of the index. What only some
+// need (the stack of containers around it, the spans, the bounds) is in
+// the Checker.
 func (c *Checker) Check(b []byte, maxDepth int) Verdict {
 	ix := &c.o.ix
-	ix.rec, ix.spans, ix.members = b, ix.spans[:0], ix.members[:0]
-	d := descent{ix: ix, containerMax: len(b)/indexMin + 8, memberMax: maxMembers(len(b)), maxDepth: maxDepth}
-	if v, ok := d.check(b); ok {
-		return v
-	}
-	ix.spans, ix.members = ix.spans[:0], ix.members[:0]
-	return c.loop(b, maxDepth)
-}
-
-// loop is Check without recursion, for records nested deeper than descent
-// goes: nesting depth costs it nothing.
-func (c *Checker) loop(b []byte, maxDepth int) Verdict {
-	c.open = c.open[:0]
-	c.containers, c.containerMax = 0, len(b)/indexMin+8
-	c.memberMax = maxMembers(len(b))
-	clean := true
+	ix.rec, ix.spans, c.open = b, ix.spans[:0], c.open[:0]
+	c.containersLeft, c.depthLeft, c.memberMax = len(b)/indexMin+8, maxDepth, maxMembers(len(b))
+	c.dirty = false
+	members := ix.members[:0]
+	// The innermost open container: its bracket ('{' or '['; 0 when none
+	// is open), its entry in spans and its member being read in members
+	// (-1: none, an array, or a member not recorded).
+	bracket, cspan, cmember := byte(0), int32(-1), int32(-1)
+	var ok bool
+	var end int
 	i := skipSpace(b, 0)
-	for {
-		// A value starts at i.
-		if i >= len(b) {
-			return Invalid
-		}
-		switch b[i] {
-		case '{', '[':
-			open, at := b[i], i
-			if len(c.open) >= maxDepth {
-				return TooDeep
-			}
-			i = skipSpace(b, i+1)
-			if i < len(b) && b[i] == open+2 { // '}' is '{'+2, ']' is '['+2
-				i++
-				break
-			}
-			c.opened(open, at)
-			if open == '{' {
-				var ok bool
-				if i, ok = c.key(b, i, &clean); !ok {
-					return Invalid
-				}
-			}
-			continue
-		case '"':
-			at := i
-			var ok, strClean bool
-			var saved int
-			if i, ok, strClean, saved = scanString(b, i); !ok {
-				return Invalid
-			}
-			clean = clean && strClean
-			c.string(at, i, saved)
-		case 't':
-			if !hasWord(b, i, "true") {
-				return Invalid
-			}
-			i += 4
-		case 'f':
-			if !hasWord(b, i, "false") {
-				return Invalid
-			}
-			i += 5
-		case 'n':
-			if !hasWord(b, i, "null") {
-				return Invalid
-			}
-			i += 4
-		default:
-			var ok bool
-			if i, ok = scanNumber(b, i); !ok {
-				return Invalid
-			}
-		}
-		// A value ended at i: close containers, or go on to the next member.
-		for {
-			if len(c.open) == 0 {
-				if skipSpace(b, i) != len(b) {
-					return Invalid
-				}
-				if clean {
-					return Clean
-				}
-				return Dirty
-			}
-			cur := &c.open[len(c.open)-1]
-			if cur.member >= 0 { // the value was the member's: it ends here
-				c.o.ix.members[cur.member].end = uint32(i)
-			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return Invalid
-			}
-			top := cur.bracket
-			if b[i] == top+2 {
-				i++
-				c.closed(i)
-				continue
-			}
-			if b[i] != ',' {
-				return Invalid
-			}
-			i = skipSpace(b, i+1)
-			if top == '{' {
-				var ok bool
-				if i, ok = c.key(b, i, &clean); !ok {
-					return Invalid
-				}
-			}
-			break
-		}
-	}
-}
 
-// key reads `"name" :` at i and returns where the member's value starts.
-func (c *Checker) key(b []byte, i int, clean *bool) (int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return i, false
+value:
+	if i >= len(b) {
+		goto invalid
 	}
-	at := i
-	if end := shortPlain(b, i); end > 0 {
-		i = end
-	} else {
-		var ok, strClean bool
-		var saved int
-		if i, ok, strClean, saved = scanString(b, i); !ok {
-			return i, false
+	switch ch := b[i]; ch {
+	case '{', '[':
+		if c.depthLeft <= 0 {
+			ix.members = members
+			return TooDeep
 		}
-		*clean = *clean && strClean
-		c.string(at, i, saved)
+		at := i
+		if i = skipSpace(b, i+1); i < len(b) && b[i] == ch+2 { // '}' is '{'+2, ']' is '['+2
+			i++
+			goto ended
+		}
+		k := c.opened(at, container{bracket: bracket, span: cspan, member: cmember})
+		bracket, cspan, cmember = ch, k, -1
+		if ch == '{' {
+			goto key
+		}
+		goto value
+	case '"':
+		// A run of plain bytes up to the closing quote, most strings, is
+		// read here; the rest by string.
+		if end = plainRun8(b, i+1); end < len(b) && b[end] == '"' {
+			end++
+			c.long(i, end, 0)
+		} else if end, ok = c.string(b, i, end); !ok {
+			goto invalid
+		}
+		i = end
+	case 't':
+		if !hasWord(b, i, "true") {
+			goto invalid
+		}
+		i += 4
+	case 'f':
+		if !hasWord(b, i, "false") {
+			goto invalid
+		}
+		i += 5
+	case 'n':
+		if !hasWord(b, i, "null") {
+			goto invalid
+		}
+		i += 4
+	default:
+		if i, ok = scanNumber(b, i); !ok {
+			goto invalid
+		}
+	}
+	goto ended
+
+key: // `"name" :` in the innermost open object, then its value
+	if i >= len(b) || b[i] != '"' {
+		goto invalid
+	}
+	if end = plainRun8(b, i+1); end < len(b) && b[end] == '"' {
+		end++
+		c.long(i, end, 0)
+	} else if end, ok = c.string(b, i, end); !ok {
+		goto invalid
+	}
+	// The member, linked from the one before; once members has its share,
+	// the rest are not recorded (walks scan them, and the member before
+	// keeps next unknown).
+	if len(members) < c.memberMax {
+		k := int32(len(members))
+		if cmember >= 0 {
+			members[cmember].next = k
+		}
+		members = append(members, member{key: uint32(i), next: memberUnknown})
+		cmember = k
+	} else {
+		cmember = -1
+	}
+	if i = end; i < len(b) && b[i] == ':' { // most JSON has no space about ':'
+		i++
+	} else if i = skipSpace(b, i); i < len(b) && b[i] == ':' {
+		i++
+	} else {
+		goto invalid
 	}
 	i = skipSpace(b, i)
-	if i >= len(b) || b[i] != ':' {
-		return i, false
+	if cmember >= 0 {
+		members[cmember].val = uint32(i)
 	}
-	i = skipSpace(b, i+1)
-	c.member(at, i)
-	return i, true
+	goto value
+
+ended: // close containers, or go on to the next member or element
+	if bracket == 0 {
+		ix.members = members
+		switch {
+		case skipSpace(b, i) != len(b):
+			return Invalid
+		case c.dirty:
+			return Dirty
+		}
+		return Clean
+	}
+	if cmember >= 0 { // the value was the member's: it ends here
+		members[cmember].end = uint32(i)
+	}
+	if i = skipSpace(b, i); i >= len(b) {
+		goto invalid
+	}
+	if b[i] == ',' {
+		i = skipSpace(b, i+1)
+		if bracket == '{' {
+			goto key
+		}
+		goto value
+	}
+	if b[i] != bracket+2 {
+		goto invalid
+	}
+	i++
+	if cmember >= 0 { // the container's last member is its last
+		members[cmember].next = memberLast
+	}
+	bracket, cspan, cmember = c.closed(cspan, i)
+	goto ended
+
+invalid:
+	ix.members = members
+	return Invalid
 }
 
-// string records the string literal b[start:end] in the index when it is
-// long; saved is how many bytes shorter its escapes are decoded.
-func (c *Checker) string(start, end, saved int) {
+// opened opens a container at b[at], outer being the innermost open
+// container until then, and returns its entry in spans, to be ended or
+// dropped by closed (-1: none, once containers have their share).
+func (c *Checker) opened(at int, outer container) int32 {
+	c.depthLeft--
+	c.open = append(c.open, outer)
+	if c.containersLeft <= 0 {
+		return -1
+	}
+	c.containersLeft--
+	c.o.ix.spans = append(c.o.ix.spans, span{start: at})
+	return int32(len(c.o.ix.spans) - 1)
+}
+
+// closed closes the innermost open container, which ends just before end
+// and has the entry k in spans: the entry is ended, or dropped when the
+// container is short (a short container holds nothing long, so its entry
+// is the last). It returns the container around it, now the innermost:
+// its bracket, span and member.
+func (c *Checker) closed(k int32, end int) (byte, int32, int32) {
+	if k >= 0 {
+		sp := c.o.ix.spans
+		if end-sp[k].start < indexMin && int(k) == len(sp)-1 {
+			c.o.ix.spans = sp[:k]
+			c.containersLeft++
+		} else {
+			sp[k].end = end
+		}
+	}
+	c.depthLeft++
+	outer := c.open[len(c.open)-1]
+	c.open = c.open[:len(c.open)-1]
+	return outer.bracket, outer.span, outer.member
+}
+
+// string reads the rest of the string literal at b[at] from b[j] on, a
+// byte past its run of plain bytes, and records it when it is long.
+func (c *Checker) string(b []byte, at, j int) (int, bool) {
+	end, ok, clean, saved := scanStringRest(b, j)
+	if !ok {
+		return end, false
+	}
+	c.dirty = c.dirty || !clean
+	c.long(at, end, saved)
+	return end, true
+}
+
+// long records the string literal b[start:end] in spans when it is long;
+// saved is how many bytes shorter its escapes are decoded.
+func (c *Checker) long(start, end, saved int) {
 	if end-start >= indexMin {
 		c.o.ix.spans = append(c.o.ix.spans, span{start: start, end: end, decoded: end - start - 2 - saved})
 	}
 }
 
-// container is an open container of the record being checked.
+// container is a container of the record being checked, open around the
+// innermost one.
 type container struct {
-	bracket byte  // '{' or '['
+	bracket byte  // '{' or '['; 0 for none (the record's top)
 	span    int32 // its entry in the index's spans (-1: none)
 	member  int32 // its member being read in the index's members (-1: an array, or a member not recorded)
 }
 
-// opened opens the container that starts at b[start] with bracket, and
-// gives it an entry, to be ended or dropped by closed; none once
-// containers have their share.
-func (c *Checker) opened(bracket byte, start int) {
-	k := int32(-1)
-	if c.containers < c.containerMax {
-		k = int32(len(c.o.ix.spans))
-		c.o.ix.spans = append(c.o.ix.spans, span{start: start})
-		c.containers++
+// plainRun8 returns the index of the first byte from b[i] on that does
+// not stand for itself in a string literal, looking eight bytes at a time;
+// in the last seven bytes of b, which it leaves to its caller, it may
+// return an index before such a byte. Small, so that it is inlined.
+func plainRun8(b []byte, i int) int {
+	for i+8 <= len(b) {
+		m := specialBytes(binary.LittleEndian.Uint64(b[i:]))
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
 	}
-	c.open = append(c.open, container{bracket: bracket, span: k, member: -1})
-}
-
-// closed closes the innermost open container, which ends just before end:
-// its last member is its last, and its entry is ended, or dropped when the
-// container is short (a short container holds nothing long, so its entry
-// is the last).
-func (c *Checker) closed(end int) {
-	top := c.open[len(c.open)-1]
-	c.open = c.open[:len(c.open)-1]
-	if top.member >= 0 {
-		c.o.ix.members[top.member].next = memberLast
-	}
-	k := int(top.span)
-	if k < 0 {
-		return
-	}
-	sp := c.o.ix.spans
-	if end-sp[k].start < indexMin && k == len(sp)-1 {
-		c.o.ix.spans = sp[:k]
-		c.containers--
-		return
-	}
-	sp[k].end = end
-}
-
-// member records the member of the innermost open object whose key starts
-// at key and whose value starts at val, and links it to the member before
-// it; once the index holds memberMax members, the rest are not recorded
-// (walks scan them).
-func (c *Checker) member(key, val int) {
-	top := &c.open[len(c.open)-1]
-	ms := c.o.ix.members
-	if len(ms) >= c.memberMax {
-		top.member = -1 // the member before, if recorded, keeps next unknown
-		return
-	}
-	k := int32(len(ms))
-	if prev := top.member; prev >= 0 {
-		ms[prev].next = k
-	}
-	c.o.ix.members = append(ms, member{key: uint32(key), val: uint32(val), next: memberUnknown})
-	top.member = k
-}
-
-// shortPlain returns the index after the string literal at b[i] (a quote)
-// when it closes within the eight bytes after the quote, every byte before
-// the closing quote standing for itself; 0 for any other. Most keys are
-// such (type, id, text): one test of eight bytes, without scanString's
-// call.
-func shortPlain(b []byte, i int) int {
-	if len(b)-i < 9 {
-		return 0
-	}
-	m := specialBytes(binary.LittleEndian.Uint64(b[i+1:]))
-	if m == 0 {
-		return 0
-	}
-	j := i + 1 + bits.TrailingZeros64(m)>>3
-	if b[j] != '"' {
-		return 0
-	}
-	return j + 1
+	return i
 }
 
 func hasWord(b []byte, i int, w string) bool {
@@ -321,24 +321,19 @@ func digits(b []byte, i int) int {
 	return i
 }
 
-// scanString reads the string literal at i (b[i] is '"') and returns the
-// index after its closing quote. clean is false when the string holds
-// invalid UTF-8, a surrogate escape without its pair or a raw line
-// separator: valid JSON, but not to be copied into a dialog unrepaired.
-// saved is how many bytes fewer the escapes take decoded (for a clean
-// string: its length as DecodedLen counts it is end-i-2-saved).
-func scanString(b []byte, i int) (end int, ok, clean bool, saved int) {
-	return scanStringRest(b, i+1)
-}
-
-// scanStringRest is scanString from b[i], a byte inside the string that no
-// escape before it covers.
+// scanStringRest reads the rest of a string literal from b[i], a byte
+// inside it that no escape before it covers, and returns the index after
+// its closing quote. clean is false when the string holds invalid UTF-8, a
+// surrogate escape without its pair or a raw line separator: valid JSON,
+// but not to be copied into a dialog unrepaired. saved is how many bytes
+// fewer the escapes take decoded (for a clean string: its length as
+// DecodedLen counts it is end-start-2-saved).
 func scanStringRest(b []byte, i int) (end int, ok, clean bool, saved int) {
 	clean = true
 	for {
 		// The run of bytes that stand for themselves, eight at a time, in
 		// this loop rather than a call: the runs of real text are short
-		// (a line of output, then \n), and a call each cost 14%.
+		// (a line of output, then \n), shorter than a call is worth.
 		for i+8 <= len(b) {
 			if m := specialBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3

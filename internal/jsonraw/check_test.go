@@ -182,67 +182,30 @@ func TestTooDeep(t *testing.T) {
 	}
 }
 
-// FuzzDescent: on any text and depth limit, descent (when it does not give
-// up) finds what the loop finds: the same verdict, and on a good record
-// the same index, entry for entry.
-func FuzzDescent(f *testing.F) {
-	for _, s := range []string{
-		`{"type":"item.completed","item":{"id":"item_1","type":"command_execution","aggregated_output":"x\\\"\n","exit_code":0}}`,
-		`{"a":[1,2,{"b":null}],"c":"d\u00e9\ud83d\ude00"}`, ` { "a" : [ ] , "b" : { } } `, `[true,false,-0.5e-3]`,
-		`{"x":"\ud800"}`, "{\"x\":\"\xff\"}", `{"a":"b"}{`, `[[[[1]]]]`, `{"` + strings.Repeat("k", 130) + `":"` + strings.Repeat("v", 130) + `"}`,
-	} {
-		f.Add([]byte(s), uint8(64))
-		f.Add([]byte(s), uint8(2))
-	}
-	f.Fuzz(func(t *testing.T, b []byte, limit uint8) {
-		maxDepth := int(limit)
-		var fast Checker
-		ix := &fast.o.ix
-		ix.rec = b
-		d := descent{ix: ix, containerMax: len(b)/indexMin + 8, memberMax: maxMembers(len(b)), maxDepth: maxDepth}
-		got, ok := d.check(b)
-		var slow Checker
-		slow.o.ix.rec = b
-		want := slow.loop(b, maxDepth)
-		if !ok {
-			require.Greater(t, maxDepth, descentDepth, "descent gives up only past its depth")
-			return
-		}
-		require.Equal(t, want, got, "%q", b)
-		if want <= Dirty {
-			require.Equal(t, slow.o.ix.spans, ix.spans, "%q", b)
-			require.Equal(t, slow.o.ix.members, ix.members, "%q", b)
-		}
-	})
-}
-
-// TestDeepRecord: a record nested deeper than descent goes is checked by
-// the loop, from the start, and its index serves walks as a scan does.
+// TestDeepRecord: a record nested deeper than a recursive check would go
+// is checked, and its index serves walks as a scan does.
 func TestDeepRecord(t *testing.T) {
+	const depth = 2000
 	long := strings.Repeat("é", 80)
 	var line strings.Builder
-	for i := range descentDepth + 20 {
+	for i := range depth {
 		fmt.Fprintf(&line, `{"k%d":"%s","a":[`, i, long)
 	}
 	line.WriteString(`1`)
-	for range descentDepth + 20 {
+	for range depth {
 		line.WriteString(`]}`)
 	}
 	b := []byte(line.String())
 	var c Checker
 	v, verdict := c.Value(b, 10000)
 	require.Equal(t, Clean, verdict)
-	var slow Checker
-	slow.o.ix.rec = b
-	require.Equal(t, Clean, slow.loop(b, 10000))
-	require.Equal(t, slow.o.ix.spans, c.o.ix.spans)
-	require.Equal(t, slow.o.ix.members, c.o.ix.members)
 	require.NotEmpty(t, c.o.ix.members)
 	var withIndex, without strings.Builder
 	trace(&withIndex, v, 0)
 	trace(&without, textOf(v.b, v.Clean()), 0)
 	require.Equal(t, without.String(), withIndex.String())
 
-	assert.Equal(t, TooDeep, c.Check(b, descentDepth+2*20-1), "too deep for the limit, past descent's depth")
-	assert.Equal(t, Invalid, c.Check(b[:len(b)-1], 10000), "cut short, past descent's depth")
+	assert.Equal(t, TooDeep, c.Check(b, 2*depth-1), "too deep for the limit")
+	assert.Equal(t, Clean, c.Check(b, 2*depth), "as deep as the limit")
+	assert.Equal(t, Invalid, c.Check(b[:len(b)-1], 10000), "cut short")
 }

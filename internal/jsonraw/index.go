@@ -32,8 +32,7 @@ type span struct {
 // member is one member of an object of the record: where its key and its
 // value start and where the value ends, and which member of the same object
 // comes next. A walk over an object's members reads them here instead of
-// finding the ends of keys and values again (that was a fifth of
-// converting short Codex lines).
+// finding the ends of keys and values again.
 type member struct {
 	key, val, end uint32 // the key's opening quote, the value's first byte, just past the value
 	next          int32  // the next member's entry, or memberLast, or memberUnknown
@@ -159,9 +158,8 @@ func (o *origin) cleanText(b []byte) bool {
 
 // str returns the index just past the string literal that starts at s[i]
 // (a quote), or len(s) if it does not end. It jumps from quote to quote with
-// IndexByte (three times faster on real lines than a loop over every byte);
-// a string not closed within indexMin bytes is looked up rather than
-// scanned to its end.
+// IndexByte rather than testing every byte; a string not closed within
+// indexMin bytes is looked up rather than scanned to its end.
 func (w walker) str(s []byte, i int) int {
 	lim := min(len(s), i+indexMin)
 	j := i + 1

@@ -207,8 +207,8 @@ func (v Value) Integer() (int64, bool) {
 }
 
 // smallInt reads b when it is an integer of at most 18 digits, which int64
-// always holds: most numbers of an event (token counts, exit codes). A loop
-// over the digits costs a third of strconv.ParseInt's call.
+// always holds: most numbers of an event (token counts, exit codes), read
+// by a loop over the digits without strconv.ParseInt's string.
 func smallInt(b []byte) (int64, bool) {
 	d := b
 	if len(d) > 0 && d[0] == '-' {

@@ -2,8 +2,6 @@ package registry
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,8 +16,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
-	"github.com/ssebench/sse-dialog-convert/internal/frame"
-	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // corpusDir holds real captures by other people, never copied into the
@@ -152,28 +148,11 @@ func captures(t *testing.T, dir string) []string {
 	return files
 }
 
-// forEachEvent calls fn with every JSON object of raw, as the pipeline
-// frames and checks them.
+// forEachEvent calls fn with every event of raw, as the pipeline reads
+// them.
 func forEachEvent(t *testing.T, raw []byte, fn func(adapter.Event)) {
-	var chk jsonraw.Checker
-	fr := frame.NewReader(bytes.NewReader(raw), frame.Options{})
-	for {
-		rec, err := fr.Next()
-		if errors.Is(err, io.EOF) {
-			return
-		}
+	for ev, err := range dispatch.Events(bytes.NewReader(raw)) {
 		require.NoError(t, err)
-		v, verdict := chk.Value(rec.Data, 10000)
-		if rec.Meta || verdict > jsonraw.Dirty {
-			continue
-		}
-		if v.IsObject() {
-			fn(adapter.Event{Value: v})
-		}
-		for e := v.Elements(); e.Next(); {
-			if e.Value.IsObject() {
-				fn(adapter.Event{Value: e.Value})
-			}
-		}
+		fn(ev)
 	}
 }

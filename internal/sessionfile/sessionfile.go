@@ -20,8 +20,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
-	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // ZstdMagic starts every zstd frame (RFC 8878). No JSON text starts with
@@ -275,22 +275,16 @@ func ClaimsReader(r io.Reader, detect func(adapter.Event) adapter.Claim) bool {
 }
 
 func claimsReader(r io.Reader, detect func(adapter.Event) adapter.Claim, readSize int) bool {
-	fr := frame.NewReader(r, frame.Options{ReadSize: readSize})
-	var chk jsonraw.Checker
+	rs := dispatch.NewRecords(r, frame.Options{ReadSize: readSize})
 	for range sniffRecords {
-		rec, err := fr.Next()
+		rec, err := rs.Next()
 		if err != nil {
 			return false
 		}
-		if rec.Meta {
-			continue
-		}
-		v, verdict := chk.Value(rec.Data, 1000)
-		if verdict > jsonraw.Dirty || !v.IsObject() {
-			continue
-		}
-		if detect(adapter.Event{Value: v}) == adapter.Yes {
-			return true
+		for e := rec.Events(); e.Next(); {
+			if e.Problem == "" && detect(e.Event) == adapter.Yes {
+				return true
+			}
 		}
 	}
 	return false

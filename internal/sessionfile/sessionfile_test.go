@@ -134,6 +134,15 @@ func TestClaims(t *testing.T) {
 	require.Error(t, err)
 }
 
+// TestClaimsReadsAsAConversion: the sniffing reads records as a conversion
+// does (dispatch.Records): an array's objects are events, and a record as
+// deep as a conversion takes is read.
+func TestClaimsReadsAsAConversion(t *testing.T) {
+	assert.True(t, ClaimsReader(strings.NewReader(`[1,{"kind":"mine"}]`+"\n"), detectMine))
+	deep := `{"kind":"mine","x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "}\n"
+	assert.True(t, ClaimsReader(strings.NewReader(deep), detectMine))
+}
+
 func TestFindAndNames(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "b", "x.jsonl"), []byte(lines))
