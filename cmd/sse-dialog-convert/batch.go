@@ -24,7 +24,6 @@ func (o *convertOptions) registerOffline(cmd *cobra.Command) {
 	f.StringVar(&o.filesFrom, "files-from", "", "with --out-dir, read more FILEs from `LIST`, one per line (- for standard input)")
 	f.BoolVarP(&o.nul, "null", "0", false, "with --files-from, the names are separated by NUL bytes (find -print0)")
 	f.StringVar(&o.base, "base", "", "with --out-dir, name each dialog from FILE's path below `DIR`, folders joined by _ (DIR/a1/t.jsonl: a1_t.dialog.jsonl): the same name in any batch or shard")
-	o.registerFollow(cmd) // --follow, --idle-timeout: follow.go
 }
 
 // checkOffline rejects flag combinations that make no sense with --out-dir

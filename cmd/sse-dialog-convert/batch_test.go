@@ -303,7 +303,7 @@ func BenchmarkBatch(b *testing.B) {
 			args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", jobs, "--clock", "0"}, files...)
 			for b.Loop() {
 				var stderr bytes.Buffer
-				if code := run(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
+				if code := runProgram(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
 					b.Fatalf("exit %d: %s", code, stderr.String())
 				}
 			}
@@ -338,7 +338,7 @@ func BenchmarkBatchSmall(b *testing.B) {
 	args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", "1", "--clock", "0"}, files...)
 	for b.Loop() {
 		var stderr bytes.Buffer
-		if code := run(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
+		if code := runProgram(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
 			b.Fatalf("exit %d: %s", code, stderr.String())
 		}
 	}

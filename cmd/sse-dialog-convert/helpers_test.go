@@ -76,7 +76,7 @@ func (c program) start(t *testing.T) *cliRun {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	go func() { r.done <- run(ctx, c.args, cli.NewStreams(stdin, stdout, stderr)) }()
+	go func() { r.done <- runProgram(ctx, c.args, cli.NewStreams(stdin, stdout, stderr)) }()
 	return r
 }
 
@@ -114,7 +114,7 @@ func TestHelperProcess(t *testing.T) {
 	for len(args) > 0 && args[0] != "--" {
 		args = args[1:]
 	}
-	os.Exit(run(context.Background(), args[1:], cli.System()))
+	os.Exit(runProgram(context.Background(), args[1:], cli.System()))
 }
 
 // helperCmd returns a command running the program with args in a separate process.

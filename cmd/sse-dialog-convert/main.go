@@ -11,4 +11,4 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
-func main() { os.Exit(run(context.Background(), os.Args[1:], cli.System())) }
+func main() { os.Exit(runProgram(context.Background(), os.Args[1:], cli.System())) }

@@ -12,14 +12,11 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 )
 
-// name is the program's, the prefix of every message.
-const name = cli.Program
-
-// run is the whole program; main only passes it the process's streams and
-// environment. ctx is cancelled, with a *cli.Stopped as its cause, to stop a
+// runProgram is the whole program; main only passes it the process's
+// streams and environment. ctx is cancelled, with a *cli.Stopped as its cause, to stop a
 // conversion as a signal does (the signals themselves are caught by the
 // commands that convert: cli.CatchStops).
-func run(ctx context.Context, args []string, streams *cli.Streams) int {
+func runProgram(ctx context.Context, args []string, streams *cli.Streams) int {
 	if args == nil {
 		args = []string{} // nil makes cobra read os.Args
 	}
@@ -149,6 +146,7 @@ func newConvertCmd(use, short string) *cobra.Command {
 	}
 	o.register(cmd)
 	o.registerOffline(cmd)
+	o.registerFollow(cmd)
 	o.registerStats(cmd)
 	return cmd
 }

@@ -24,7 +24,7 @@ func runStreams(t *testing.T, s *cli.Streams, args ...string) (int, string, stri
 	if s.Getenv == nil {
 		s.Getenv = cli.Env(nil)
 	}
-	code := run(context.Background(), args, s)
+	code := runProgram(context.Background(), args, s)
 	return code, out.String(), errOut.String()
 }
 
