@@ -84,7 +84,7 @@ func (o *convertOptions) sourceJobs() int {
 func runBatch(ctx context.Context, o convertOptions, copt dispatch.Options, wopt dialog.Options, srcs []inputs.Source, stdin io.Reader, stderr io.Writer) error {
 	b := convert.Batch{
 		OutDir: o.outDir, Base: o.base, Jobs: o.jobCount(), Stats: o.stats, Format: o.format, Strict: o.strict,
-		Reads: o.reads(stdin), Converter: copt, Writer: wopt, Stderr: stderr,
+		Reads: o.reads(stdin), Converter: copt, Writer: wopt, Stderr: stderr, StderrTerminal: o.streams.ErrTerminal,
 		CatchStops: cli.CatchStops,
 	}
 	return b.Run(ctx, srcs)

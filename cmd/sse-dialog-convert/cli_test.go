@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,9 +37,12 @@ func TestDefaultOutputIsSSEArchive(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.Len(t, readDialog(t, path), len(es))
 
-	t.Setenv("SSE_ARCHIVE", "")
-	o := convertOptions{}
+	// The archive comes from the environment given, as a value.
+	o := convertOptions{streams: cli.NewStreams(nil, io.Discard, io.Discard)}
+	o.streams.Getenv = cli.Env(map[string]string{"SSE_ARCHIVE": ""})
 	assert.Equal(t, "/tmp/sse-archive/dialog.jsonl", o.outputPath())
+	o.streams.Getenv = cli.Env(map[string]string{"SSE_ARCHIVE": "/runs/7"})
+	assert.Equal(t, "/runs/7/dialog.jsonl", o.outputPath())
 }
 
 // readDialog reads a dialog file, requires it to be valid, and decodes it.

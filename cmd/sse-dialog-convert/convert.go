@@ -63,7 +63,7 @@ func runConvert(ctx context.Context, o convertOptions, files []string, stdin io.
 	// always gets its complete entry.
 	ctx, release := cli.CatchStops(ctx)
 	defer release()
-	if src.ReadsStdin() && cli.IsTerminal(stdin) {
+	if src.ReadsStdin() && o.streams.InTerminal {
 		fmt.Fprintf(stderr, "%s: reading agent events from standard input (a terminal); Ctrl-D ends them\n", name)
 	}
 	res, err := convert.New(s).Run(ctx)

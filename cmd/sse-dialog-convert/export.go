@@ -43,7 +43,7 @@ match of a regular expression in every string before anything is written.`,
 		},
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return command.Export(cmd.Context(), o, args, streams, viewSources(), exportPages())
+			return command.Export(cmd.Context(), o, args, streams, viewSources(streams), exportPages())
 		},
 	}
 	f := cmd.Flags()

@@ -20,8 +20,11 @@ import (
 // name is the program's, the prefix of every message.
 const name = cli.Program
 
-// convertOptions are the flags of a conversion (shared by run).
+// convertOptions are the flags of a conversion (shared by run), and the
+// process's streams: whether each is a terminal, and the environment the
+// flags' defaults come from.
 type convertOptions struct {
+	streams    *cli.Streams
 	output     string
 	format     string
 	task       string
@@ -75,8 +78,8 @@ func (o *convertOptions) register(cmd *cobra.Command) {
 // writerOptions resolves flags and environment into the dialog's options.
 func (o *convertOptions) writerOptions() (dialog.Options, error) {
 	opt := dialog.Options{
-		Task:    cli.FirstOf(o.task, os.Getenv("SSE_TASK_ID")),
-		Model:   cli.FirstOf(o.model, os.Getenv("SSE_MODEL_NAME")),
+		Task:    cli.FirstOf(o.task, o.streams.Getenv("SSE_TASK_ID")),
+		Model:   cli.FirstOf(o.model, o.streams.Getenv("SSE_MODEL_NAME")),
 		CWD:     o.cwd,
 		Agent:   o.agent,
 		MaxText: o.maxText,
@@ -130,11 +133,8 @@ func (o *convertOptions) pinnedClock() (dialog.Clock, error) {
 		}
 		return clock, nil
 	}
-	return envClock()
+	return convert.EnvClock(o.streams.Getenv("SOURCE_DATE_EPOCH"))
 }
-
-// envClock is the clock $SOURCE_DATE_EPOCH pins, else the wall clock.
-func envClock() (dialog.Clock, error) { return convert.EnvClock(os.Getenv("SOURCE_DATE_EPOCH")) }
 
 // check rejects what no conversion (run's included) can do, and returns
 // the converter's options: the formats --format allows, the line limit.
@@ -162,8 +162,8 @@ func (o *convertOptions) check() (dispatch.Options, error) {
 
 // archivePath is where a file of the run goes by default: in $SSE_ARCHIVE,
 // else in the protocol's default folder.
-func archivePath(file string) string {
-	return filepath.Join(cli.FirstOf(os.Getenv("SSE_ARCHIVE"), "/tmp/sse-archive"), file)
+func (o *convertOptions) archivePath(file string) string {
+	return filepath.Join(cli.FirstOf(o.streams.Getenv("SSE_ARCHIVE"), "/tmp/sse-archive"), file)
 }
 
 // jobSpec is the conversion of src with the options: in the format that
@@ -171,6 +171,7 @@ func archivePath(file string) string {
 func (o *convertOptions) jobSpec(src inputs.Source, copt dispatch.Options, wopt dialog.Options, stderr io.Writer) convert.Spec {
 	s := convert.SourceSpec(src, copt, wopt, o.format, stderr)
 	s.Strict = o.strict
+	s.StderrTerminal = o.streams.ErrTerminal
 	return s
 }
 
@@ -207,5 +208,5 @@ func (o *convertOptions) checkStats() error {
 
 // outputPath is where the dialog goes: -o, else the archive.
 func (o *convertOptions) outputPath() string {
-	return cli.FirstOf(o.output, archivePath("dialog.jsonl"))
+	return cli.FirstOf(o.output, o.archivePath("dialog.jsonl"))
 }

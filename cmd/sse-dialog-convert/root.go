@@ -94,7 +94,7 @@ const convertExample = `  # live, in a pipe in the task container: entries reach
   sse-dialog-convert validate dialog.jsonl`
 
 func newRootCmd(streams *cli.Streams) *cobra.Command {
-	cmd := newConvertCmd(name+" [flags] [FILE ...]", "Convert coding-agent JSON event streams into SSEBench dialog.jsonl")
+	cmd := newConvertCmd(streams, name+" [flags] [FILE ...]", "Convert coding-agent JSON event streams into SSEBench dialog.jsonl")
 	cmd.Version = buildVersion()
 	cmd.SilenceUsage = true
 	cmd.SilenceErrors = true
@@ -102,14 +102,14 @@ func newRootCmd(streams *cli.Streams) *cobra.Command {
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
 	cmd.SetFlagErrorFunc(cli.FlagError) // the subcommands' too
-	convert := newConvertCmd("convert [flags] [FILE ...]", "Convert transcripts into dialog.jsonl: what "+name+" does without a command")
+	convert := newConvertCmd(streams, "convert [flags] [FILE ...]", "Convert transcripts into dialog.jsonl: what "+name+" does without a command")
 	convert.Example = "  " + name + " convert transcript.jsonl -o dialog.jsonl"
 	cmd.AddCommand(convert)
 	cmd.AddCommand(newValidateCmd(streams))
 	cmd.AddCommand(newRunCmd(streams))
 	cmd.AddCommand(newViewCmd(streams))
 	cmd.AddCommand(newExportCmd(streams))
-	cmd.AddCommand(newStatsCmd())
+	cmd.AddCommand(newStatsCmd(streams))
 	cmd.SetHelpCommand(newHelpCmd())
 	cmd.InitDefaultCompletionCmd()
 	for _, c := range cmd.Commands() {
@@ -122,8 +122,8 @@ func newRootCmd(streams *cli.Streams) *cobra.Command {
 
 // newConvertCmd is a conversion: the root command, and convert, its other
 // name (so that "convert FILE" converts FILE, as people type it).
-func newConvertCmd(use, short string) *cobra.Command {
-	var o convertOptions
+func newConvertCmd(streams *cli.Streams, use, short string) *cobra.Command {
+	o := convertOptions{streams: streams}
 	cmd := &cobra.Command{
 		Use:                   use,
 		Short:                 short,

@@ -29,7 +29,7 @@ type runOptions struct {
 }
 
 func newRunCmd(streams *cli.Streams) *cobra.Command {
-	var o runOptions
+	o := runOptions{convertOptions: convertOptions{streams: streams}}
 	cmd := &cobra.Command{
 		Use:   "run [flags] -- COMMAND [ARG ...]",
 		Short: "Run an agent and convert its output live",
@@ -95,7 +95,7 @@ and exit status 127 (not found) or 126 (not executable).`,
 }
 
 func (o *runOptions) transcriptPath() string {
-	return cli.FirstOf(o.transcript, archivePath("transcript.jsonl"))
+	return cli.FirstOf(o.transcript, o.archivePath("transcript.jsonl"))
 }
 
 // checkRun rejects flag combinations that cannot work, before anything starts.

@@ -26,7 +26,7 @@ type statsOptions struct {
 	jobs      int
 }
 
-func newStatsCmd() *cobra.Command {
+func newStatsCmd(streams *cli.Streams) *cobra.Command {
 	var o statsOptions
 	cmd := &cobra.Command{
 		Use:   "stats [flags] DIALOG|TRANSCRIPT|DIR...",
@@ -48,7 +48,7 @@ left out of the sums.`,
   find runs -name dialog.jsonl -print0 | sse-dialog-convert stats --files-from - -0 --format json`,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runStats(cmd.Context(), o, args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runStats(cmd.Context(), o, args, conversions{streams: streams}, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -63,7 +63,7 @@ left out of the sums.`,
 	return cmd
 }
 
-func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runStats(ctx context.Context, o statsOptions, args []string, c conversions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !slices.Contains(runstats.Formats, o.format) {
 		return cli.Usagef("unknown --format %q (want %s)", o.format, strings.Join(runstats.Formats, ", "))
 	}
@@ -98,7 +98,7 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 		runs = append(runs, found...)
 	}
 	stderr = &cli.LockedWriter{W: stderr}
-	rows = append(rows, convert.Rows(ctx, runs, o.jobs, func(run inputs.Run) runstats.Row { return statsRow(ctx, run, stdin, stderr) })...)
+	rows = append(rows, convert.Rows(ctx, runs, o.jobs, func(run inputs.Run) runstats.Row { return c.statsRow(ctx, run, stdin, stderr) })...)
 	if ctx.Err() != nil {
 		return cli.StopOf(ctx)
 	}
@@ -124,7 +124,7 @@ func runStats(ctx context.Context, o statsOptions, args []string, stdin io.Reade
 
 // statsRow reads one run as view does: a dialog as it is, anything else
 // converted in memory.
-func statsRow(ctx context.Context, run inputs.Run, stdin io.Reader, stderr io.Writer) runstats.Row {
+func (c conversions) statsRow(ctx context.Context, run inputs.Run, stdin io.Reader, stderr io.Writer) runstats.Row {
 	name := run.File
 	var r io.Reader
 	var err error
@@ -133,9 +133,9 @@ func statsRow(ctx context.Context, run inputs.Run, stdin io.Reader, stderr io.Wr
 		if run.Source.Err != nil {
 			return runstats.Failed(name, run.Source.Err)
 		}
-		r, err = convertSource(ctx, *run.Source, stderr)
+		r, err = c.convertSource(ctx, *run.Source, stderr)
 	} else {
-		r, err = dialogSource(ctx, run.File, stdin, stderr)
+		r, err = c.dialogSource(ctx, run.File, stdin, stderr)
 	}
 	if err != nil {
 		return runstats.Failed(name, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,4 +70,30 @@ func TestRunTimeoutFromEnvValue(t *testing.T) {
 	code, _, errOut := runStreams(t, &cli.Streams{Getenv: cli.Env(map[string]string{"TIMEOUT": "soon"})}, "run", "--", "true")
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "sse-dialog-convert: TIMEOUT=\"soon\" is not a number of seconds; set it to seconds (TIMEOUT=1800), or give --timeout, which overrides it\n", errOut)
+}
+
+// TestConvertStreamsAsValues: a conversion takes its defaults from the
+// environment given ($SSE_ARCHIVE, $SSE_TASK_ID, $SSE_MODEL_NAME,
+// $SOURCE_DATE_EPOCH), says where the dialog went only to a person
+// watching stderr, and notes a terminal on standard input.
+func TestConvertStreamsAsValues(t *testing.T) {
+	t.Parallel()
+	archive := t.TempDir()
+	env := cli.Env(map[string]string{"SSE_ARCHIVE": archive, "SSE_TASK_ID": "t-7", "SSE_MODEL_NAME": "m-9", "SOURCE_DATE_EPOCH": "86400"})
+	code, _, errOut := runStreams(t, &cli.Streams{In: strings.NewReader(claudeRun), Getenv: env, ErrTerminal: true})
+	require.Equal(t, 0, code, errOut)
+	path := filepath.Join(archive, "dialog.jsonl")
+	assert.Contains(t, errOut, "written to "+path, "a person watches stderr")
+	es := readDialog(t, path)
+	data := es[0]["data"].(map[string]any)
+	assert.Equal(t, "t-7", data["task"])
+	assert.Equal(t, "m-9", data["model"])
+	assert.Equal(t, "1970-01-02T00:00:00.000Z", es[0]["ts"], "the clock SOURCE_DATE_EPOCH pins")
+
+	code, _, errOut = runStreams(t, &cli.Streams{In: strings.NewReader(claudeRun), Getenv: env})
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, errOut, "no line for a script's stderr")
+
+	_, _, errOut = runStreams(t, &cli.Streams{InTerminal: true, Getenv: env})
+	assert.Contains(t, errOut, "reading agent events from standard input (a terminal); Ctrl-D ends them")
 }

@@ -58,7 +58,7 @@ $PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`
 			if len(args) == 1 {
 				file = args[0]
 			}
-			return command.View(cmd.Context(), o, file, streams, viewSources())
+			return command.View(cmd.Context(), o, file, streams, viewSources(streams))
 		},
 	}
 	f := cmd.Flags()
@@ -84,13 +84,13 @@ $PAGER, else less -R. --follow draws a dialog (or transcript) as it is written.`
 // ends the reading (and the conversion) and returns what failed, which
 // comes before a read error it caused. It is the one place where view and
 // export call the converter.
-func dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.Writer) (io.ReadCloser, error) {
-	return dialogSourceText(ctx, file, stdin, cli.IsTerminal(stdin), stderr, dialog.DefaultMaxText)
+func (c conversions) dialogSource(ctx context.Context, file string, stdin io.Reader, stderr io.Writer) (io.ReadCloser, error) {
+	return c.dialogSourceText(ctx, file, stdin, c.streams.InTerminal, stderr, dialog.DefaultMaxText)
 }
 
 // dialogSourceText is dialogSource converting with tool results, errors
 // and args strings cut to maxText bytes (--max-text; <= 0: no cap).
-func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stdinTerminal bool, stderr io.Writer, maxText int) (io.ReadCloser, error) {
+func (c conversions) dialogSourceText(ctx context.Context, file string, stdin io.Reader, stdinTerminal bool, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	src := inputs.Source{Name: "<stdin>", Inputs: []*inputs.Input{inputs.StdinInput(stdin)}}
 	if file == "-" && stdinTerminal {
 		fmt.Fprintf(stderr, "%s: reading a dialog or transcript from standard input (a terminal); Ctrl-D ends it\n", name)
@@ -98,7 +98,7 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stdinTe
 	closeFile := func() {}
 	if file != "-" {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
-			return convertSources(ctx, inputs.Sources([]string{file}, registry.All(), false, stdin, 1), stderr, maxText)
+			return c.convertSources(ctx, inputs.Sources([]string{file}, registry.All(), false, stdin, 1), stderr, maxText)
 		}
 		f, err := inputs.OpenFile(file)
 		if err != nil {
@@ -127,11 +127,11 @@ func dialogSourceText(ctx context.Context, file string, stdin io.Reader, stdinTe
 	if file != "-" {
 		if srcs := inputs.Sources([]string{file}, registry.All(), false, stdin, 1); srcs[0].Format != nil {
 			done()
-			return convertSources(ctx, srcs, stderr, maxText) // a session: read as its format says
+			return c.convertSources(ctx, srcs, stderr, maxText) // a session: read as its format says
 		}
 	}
 	src.Inputs = []*inputs.Input{inputs.ReaderInput(in, src.Name)}
-	rc, err := convertSourceText(ctx, src, stderr, maxText)
+	rc, err := c.convertSourceText(ctx, src, stderr, maxText)
 	if err != nil {
 		done()
 		return nil, err
@@ -194,25 +194,25 @@ func folderSessions(file string, stdin io.Reader) []string {
 
 // convertSources converts the sources of a FILE (a session file, or a
 // folder holding one session) as it is read.
-func convertSources(ctx context.Context, srcs []inputs.Source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
+func (c conversions) convertSources(ctx context.Context, srcs []inputs.Source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	src, err := inputs.OneDialog(srcs)
 	if err != nil {
 		return nil, err
 	}
-	return convertSourceText(ctx, src, stderr, maxText)
+	return c.convertSourceText(ctx, src, stderr, maxText)
 }
 
 // convertSource converts src into a dialog as it is read, with the
 // converter's defaults (its clock pinned by SOURCE_DATE_EPOCH).
-func convertSource(ctx context.Context, src inputs.Source, stderr io.Writer) (io.ReadCloser, error) {
-	return convertSourceText(ctx, src, stderr, dialog.DefaultMaxText)
+func (c conversions) convertSource(ctx context.Context, src inputs.Source, stderr io.Writer) (io.ReadCloser, error) {
+	return c.convertSourceText(ctx, src, stderr, dialog.DefaultMaxText)
 }
 
 // convertSourceText is convertSource with texts cut to maxText bytes
 // (<= 0: no cap).
-func convertSourceText(ctx context.Context, src inputs.Source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
+func (c conversions) convertSourceText(ctx context.Context, src inputs.Source, stderr io.Writer, maxText int) (io.ReadCloser, error) {
 	pr, pw := io.Pipe()
-	s, err := viewJob(src, pw, stderr, maxText)
+	s, err := c.viewJob(src, pw, stderr, maxText)
 	if err != nil {
 		return nil, err
 	}
@@ -230,8 +230,8 @@ func convertSourceText(ctx context.Context, src inputs.Source, stderr io.Writer,
 // pinned by SOURCE_DATE_EPOCH), in the format that claimed it, else any.
 // Tool results, errors and args strings are cut to maxText bytes (<= 0:
 // no cap).
-func viewJob(src inputs.Source, w io.Writer, stderr io.Writer, maxText int) (convert.Spec, error) {
-	clock, err := envClock()
+func (c conversions) viewJob(src inputs.Source, w io.Writer, stderr io.Writer, maxText int) (convert.Spec, error) {
+	clock, err := convert.EnvClock(c.streams.Getenv("SOURCE_DATE_EPOCH"))
 	if err != nil {
 		return convert.Spec{}, err
 	}
@@ -251,19 +251,25 @@ func viewJob(src inputs.Source, w io.Writer, stderr io.Writer, maxText int) (con
 	return s, nil
 }
 
+// conversions convert what is no dialog yet for view, export and stats:
+// with the converter's defaults, the clock the environment of streams pins
+// (SOURCE_DATE_EPOCH).
+type conversions struct{ streams *cli.Streams }
+
 // viewSources is the conversion view and export use: input discovery and
 // the job.
-func viewSources() command.Sources {
-	return command.Sources{Dialog: dialogSourceText, Sessions: folderSessions, Live: liveDialog}
+func viewSources(streams *cli.Streams) command.Sources {
+	c := conversions{streams: streams}
+	return command.Sources{Dialog: c.dialogSourceText, Sessions: folderSessions, Live: c.liveDialog}
 }
 
 // liveDialog is command.LiveDialog: the live conversion of a followed
 // transcript (view --follow).
-func liveDialog(ctx context.Context, in io.Reader, file string, stderr io.Writer, maxText int, started func(finished func() bool), fn func(line []byte, long int64) error) error {
+func (c conversions) liveDialog(ctx context.Context, in io.Reader, file string, stderr io.Writer, maxText int, started func(finished func() bool), fn func(line []byte, long int64) error) error {
 	pr, pw := io.Pipe()
 	followed := inputs.ReaderInput(in, file)
 	followed.Stream = false // a followed file is never compressed (refused above)
-	s, err := viewJob(inputs.Source{Name: file, Inputs: []*inputs.Input{followed}}, pw, stderr, maxText)
+	s, err := c.viewJob(inputs.Source{Name: file, Inputs: []*inputs.Input{followed}}, pw, stderr, maxText)
 	if err != nil {
 		return err
 	}

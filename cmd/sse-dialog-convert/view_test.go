@@ -136,7 +136,8 @@ func TestViewDrawsAsItReads(t *testing.T) {
 	out := make(chanWriter, 1000)
 	done := make(chan error, 1)
 	go func() {
-		done <- command.View(context.Background(), command.ViewOptions{Color: "never", MaxText: 16 << 10}, "-", cli.NewStreams(pr, out, io.Discard), viewSources())
+		streams := cli.NewStreams(pr, out, io.Discard)
+		done <- command.View(context.Background(), command.ViewOptions{Color: "never", MaxText: 16 << 10}, "-", streams, viewSources(streams))
 	}()
 	rest := make(chan struct{})
 	go func() { // the writer never blocks the test: a view that stopped fails it below
@@ -185,7 +186,8 @@ func TestViewWriteErrorIsNoReadError(t *testing.T) {
 	}
 	defer full.Close()
 	var stderr bytes.Buffer
-	err = command.View(context.Background(), command.ViewOptions{Color: "never", NoPager: true, MaxText: 16 << 10}, "../../testdata/view/showcase.dialog.jsonl", cli.NewStreams(strings.NewReader(""), full, &stderr), viewSources())
+	streams := cli.NewStreams(strings.NewReader(""), full, &stderr)
+	err = command.View(context.Background(), command.ViewOptions{Color: "never", NoPager: true, MaxText: 16 << 10}, "../../testdata/view/showcase.dialog.jsonl", streams, viewSources(streams))
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "reading")
 	assert.Contains(t, err.Error(), "no space left on device")

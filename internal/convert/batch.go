@@ -50,6 +50,8 @@ type Batch struct {
 	Converter dispatch.Options
 	Writer    dialog.Options
 	Stderr    io.Writer
+	// StderrTerminal: a person watches Stderr: a progress line is drawn.
+	StderrTerminal bool
 	// CatchStops, when set, is called once the output folder is ready and
 	// before the first file starts: the context it returns is the batch's
 	// (signals turned into a stop), release is called at the end.
@@ -97,7 +99,7 @@ func (b Batch) Run(ctx context.Context, srcs []inputs.Source) error {
 		ctx, release = b.CatchStops(ctx)
 		defer release()
 	}
-	rep := newReporter(stderr, len(srcs))
+	rep := newReporter(stderr, b.StderrTerminal, len(srcs))
 	var stats *batchStats
 	if b.Stats != "" {
 		stats = &batchStats{files: make([]*FileStats, len(srcs))}
@@ -213,8 +215,8 @@ type reporter struct {
 	drawn  time.Time
 }
 
-func newReporter(w io.Writer, total int) *reporter {
-	return &reporter{w: w, blocks: make([]*fileResult, total), ready: make([]bool, total), total: total, tty: cli.IsTerminal(w)}
+func newReporter(w io.Writer, tty bool, total int) *reporter {
+	return &reporter{w: w, blocks: make([]*fileResult, total), ready: make([]bool, total), total: total, tty: tty}
 }
 
 // done records a finished file and prints what is due.

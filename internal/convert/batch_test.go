@@ -13,7 +13,7 @@ import (
 // argument order; there is no colour or other escape sequence.
 func TestReporter(t *testing.T) {
 	var buf bytes.Buffer
-	rep := newReporter(&buf, 3)
+	rep := newReporter(&buf, false, 3)
 	rep.tty = true
 	block := func(diag string, failed bool) *fileResult {
 		r := &fileResult{failed: failed, entries: 2}
@@ -45,7 +45,7 @@ func TestReporter(t *testing.T) {
 
 	// Not a terminal: no progress at all.
 	buf.Reset()
-	rep = newReporter(&buf, 1)
+	rep = newReporter(&buf, false, 1)
 	rep.done(0, block("", false))
 	rep.finish(func(counts) string { return "summary" })
 	assert.Equal(t, "summary\n", buf.String())

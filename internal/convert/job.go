@@ -42,6 +42,7 @@ type Job struct {
 	strict     bool
 	lines      string
 	stderr     io.Writer
+	stderrTTY  bool
 	each       bool
 }
 
@@ -63,6 +64,9 @@ type Spec struct {
 	Strict     bool
 	Lines      string // what --strict counts: "input line", "output line"
 	Stderr     io.Writer
+	// StderrTerminal: a person watches Stderr (the line saying where the
+	// dialog went is for them).
+	StderrTerminal bool
 	// Each: one of a batch: messages name the input, and nothing is said
 	// about where the dialog went.
 	Each bool
@@ -73,7 +77,7 @@ func New(s Spec) *Job {
 	return &Job{
 		name: s.Name, inputs: s.Inputs, feed: s.Feed, waitOnStop: s.WaitOnStop, reads: s.Reads,
 		out: s.Out, tee: s.Tee, wopt: s.Writer, copt: s.Converter, format: s.Format, strict: s.Strict,
-		lines: s.Lines, stderr: s.Stderr, each: s.Each,
+		lines: s.Lines, stderr: s.Stderr, stderrTTY: s.StderrTerminal, each: s.Each,
 	}
 }
 
@@ -124,7 +128,7 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 	}
 	f, stopped := j.convert(ctx, conv)
 	res.Stopped = stopped
-	outErr, failedFile, unread := j.finish(conv, &f, stopped)
+	failedFile, unread, outErr := j.finish(conv, &f, stopped)
 	res.Converted = true
 	res.Entries, res.Skipped = conv.Entries(), conv.Stats().Bad
 	res.Accounting, res.Format = conv.Accounting(), FormatOf(conv)
@@ -194,10 +198,10 @@ func (j *Job) convert(ctx context.Context, conv *dispatch.Converter) (f Fed, sto
 	return f, stopped
 }
 
-// finish closes the dialog and its output: it returns the first failure to
-// write it; failedFile, a batch's file that failed (its dialog is not put in
-// place); unread, no input could be read at all.
-func (j *Job) finish(conv *dispatch.Converter, f *Fed, stopped bool) (outErr error, failedFile, unread bool) {
+// finish closes the dialog and its output: it returns failedFile, a
+// batch's file that failed (its dialog is not put in place); unread, no
+// input could be read at all; and the first failure to write the dialog.
+func (j *Job) finish(conv *dispatch.Converter, f *Fed, stopped bool) (failedFile, unread bool, outErr error) {
 	outErr = f.OutErr
 	if f.Ending == nil {
 		f.Ending = forcedEnding(conv, j.copt)
@@ -218,7 +222,7 @@ func (j *Job) finish(conv *dispatch.Converter, f *Fed, stopped bool) (outErr err
 	if err := j.out.finish(keep); err != nil && outErr == nil {
 		outErr = err
 	}
-	return outErr, failedFile, unread
+	return failedFile, unread, outErr
 }
 
 // judge is the job's one error, carrying its exit code, once the dialog is
@@ -236,7 +240,7 @@ func (j *Job) judge(ctx context.Context, conv *dispatch.Converter, f Fed, stoppe
 		}
 		return cli.Failed(FailCode(f.Code, 1), append(f.Errs, j.mention(j.out.failed(outErr)))...)
 	}
-	if !j.each {
+	if !j.each && j.stderrTTY {
 		reportDone(j.stderr, j.out.path, conv)
 	}
 	if msg := NothingConverted(conv.Accounting()); msg != "" && !stopped {
@@ -496,10 +500,8 @@ func (o *Output) failed(err error) error {
 	return fmt.Errorf("writing the dialog to %s: %w", cli.DisplayPath(o.path), cli.UnwrapPath(err))
 }
 
-// reportDone tells where the dialog went, in one line, when a person
-// watches stderr; scripts and logs get nothing.
+// reportDone tells where the dialog went, in one line, for a person who
+// watches stderr (scripts and logs get nothing: Spec.StderrTerminal).
 func reportDone(stderr io.Writer, path string, conv *dispatch.Converter) {
-	if cli.IsTerminal(stderr) {
-		fmt.Fprintf(stderr, "%s: %s written to %s (%s)\n", cli.Program, cli.Plural(conv.Entries(), "entry"), cli.DisplayPath(path), conv.Status())
-	}
+	fmt.Fprintf(stderr, "%s: %s written to %s (%s)\n", cli.Program, cli.Plural(conv.Entries(), "entry"), cli.DisplayPath(path), conv.Status())
 }
