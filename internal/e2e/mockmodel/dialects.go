@@ -168,21 +168,9 @@ func responses(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
 			send(with(at, obj{"type": "response.output_text.done", "text": textPart["text"], "logprobs": []obj{}}))
 			send(with(at, obj{"type": "response.content_part.done", "part": textPart}))
 		case "custom_tool_call":
-			added["status"], added["input"] = "in_progress", ""
-			send(obj{"type": "response.output_item.added", "output_index": oi, "item": added})
-			at := obj{"item_id": id, "output_index": oi}
-			for _, piece := range chunks(it["input"].(string), chunk) {
-				send(with(at, obj{"type": "response.custom_tool_call_input.delta", "delta": piece}))
-			}
-			send(with(at, obj{"type": "response.custom_tool_call_input.done", "input": it["input"]}))
+			sendCallInput(send, it, added, oi, chunk, "input", "response.custom_tool_call_input")
 		case "function_call":
-			added["status"], added["arguments"] = "in_progress", ""
-			send(obj{"type": "response.output_item.added", "output_index": oi, "item": added})
-			at := obj{"item_id": id, "output_index": oi}
-			for _, piece := range chunks(it["arguments"].(string), chunk) {
-				send(with(at, obj{"type": "response.function_call_arguments.delta", "delta": piece}))
-			}
-			send(with(at, obj{"type": "response.function_call_arguments.done", "arguments": it["arguments"]}))
+			sendCallInput(send, it, added, oi, chunk, "arguments", "response.function_call_arguments")
 		}
 		send(obj{"type": "response.output_item.done", "output_index": oi, "item": it})
 	}
@@ -190,6 +178,20 @@ func responses(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
 }
 
 // with adds o's members to a copy of base.
+// sendCallInput streams the tool call item it of the Responses API at
+// output index oi, whose input is the string it[key]: the item added
+// (with key empty), the input in deltas of chunk runes, then whole; the
+// events are typed event+".delta" and event+".done".
+func sendCallInput(send func(obj), it, added obj, oi, chunk int, key, event string) {
+	added["status"], added[key] = "in_progress", ""
+	send(obj{"type": "response.output_item.added", "output_index": oi, "item": added})
+	at := obj{"item_id": it["id"], "output_index": oi}
+	for _, piece := range chunks(it[key].(string), chunk) {
+		send(with(at, obj{"type": event + ".delta", "delta": piece}))
+	}
+	send(with(at, obj{"type": event + ".done", key: it[key]}))
+}
+
 func with(base, o obj) obj {
 	out := obj{}
 	for k, v := range base {
