@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
@@ -61,22 +61,12 @@ func batchInputs(t *testing.T, dir string) []string {
 		require.NoError(t, os.MkdirAll(run, 0o755))
 		p := filepath.Join(run, "transcript.jsonl")
 		if i == 0 {
-			raw, p = gz(t, raw), p+".gz"
+			raw, p = adaptertest.Gzip(t, raw), p+".gz"
 		}
 		require.NoError(t, os.WriteFile(p, raw, 0o644))
 		files = append(files, p)
 	}
 	return files
-}
-
-func gz(t *testing.T, b []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	_, err := zw.Write(b)
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return buf.Bytes()
 }
 
 // readDialogs returns every file of dir by name; each must be a valid dialog.
@@ -160,7 +150,7 @@ func TestBatchGoesOnPastFailures(t *testing.T) {
 	require.NoError(t, err)
 	// A gzip file cut before its trailer: all of the data reads, then an error.
 	badGz := filepath.Join(tmp, "broken.jsonl.gz")
-	z := gz(t, raw)
+	z := adaptertest.Gzip(t, raw)
 	require.NoError(t, os.WriteFile(badGz, z[:len(z)-8], 0o644))
 	// One cut inside its header gives nothing to convert.
 	badHead := filepath.Join(tmp, "head.gz")
@@ -251,13 +241,13 @@ func TestGzipInputConvertsAsPlain(t *testing.T) {
 	raw, err := os.ReadFile(in)
 	require.NoError(t, err)
 	tmp := t.TempDir()
-	compressed := gz(t, raw)
+	compressed := adaptertest.Gzip(t, raw)
 	for _, p := range []string{"t.jsonl.gz", "renamed.jsonl"} { // found by its bytes, not its name
 		require.NoError(t, os.WriteFile(filepath.Join(tmp, p), compressed, 0o644))
 	}
 	// Two gzip members back to back, as `cat a.gz b.gz` makes: one stream.
 	half := bytes.IndexByte(raw, '\n') + 1
-	require.NoError(t, os.WriteFile(filepath.Join(tmp, "multi.gz"), append(gz(t, raw[:half]), gz(t, raw[half:])...), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, "multi.gz"), append(adaptertest.Gzip(t, raw[:half]), adaptertest.Gzip(t, raw[half:])...), 0o644))
 
 	convert := func(file string) string {
 		code, stdout, stderr := runCLI(t, "", "-o", "-", "--clock", "1767225600", file)
@@ -373,7 +363,7 @@ func TestBatchWorkerConvertsEachFileAsAlone(t *testing.T) {
 			add(append(raw[:len(raw):len(raw)], []byte("\x1b[31mnot json\n{\"cut\":")...))
 		case 7:
 			p := filepath.Join(tmp, "in", fmt.Sprintf("t%03d.jsonl.gz", len(files)))
-			require.NoError(t, os.WriteFile(p, gz(t, raw), 0o644))
+			require.NoError(t, os.WriteFile(p, adaptertest.Gzip(t, raw), 0o644))
 			files = append(files, p)
 		case 9:
 			add(append(long, raw...))

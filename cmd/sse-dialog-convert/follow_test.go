@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 )
 
 // followWait is generous: these tests check behaviour, never speed.
@@ -160,7 +162,7 @@ func TestFollowStopsWhenTruncated(t *testing.T) {
 func TestFollowRefusesGzip(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "t.jsonl.gz"), filepath.Join(dir, "d.jsonl")
-	require.NoError(t, os.WriteFile(in, gz(t, []byte(strings.Join(followLines(t), ""))), 0o644))
+	require.NoError(t, os.WriteFile(in, adaptertest.Gzip(t, []byte(strings.Join(followLines(t), ""))), 0o644))
 	r := startFollow(t, in, "-o", out)
 	assert.Equal(t, 1, r.wait(t).code)
 	assert.Contains(t, r.stderr.String(), "cannot follow "+in+": it is gzip-compressed")
@@ -171,7 +173,7 @@ func TestFollowRefusesGzip(t *testing.T) {
 func TestFollowRefusesGzipBeforeTheOutput(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "t.jsonl.gz"), filepath.Join(dir, "d.jsonl")
-	require.NoError(t, os.WriteFile(in, gz(t, []byte(strings.Join(followLines(t), ""))), 0o644))
+	require.NoError(t, os.WriteFile(in, adaptertest.Gzip(t, []byte(strings.Join(followLines(t), ""))), 0o644))
 	require.NoError(t, os.WriteFile(out, []byte("keep\n"), 0o644))
 	r := startFollow(t, in, "-o", out)
 	assert.Equal(t, 1, r.wait(t).code)

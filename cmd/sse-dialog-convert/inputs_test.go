@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,17 +28,6 @@ func putFile(t *testing.T, path string, data []byte) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, data, 0o644))
-}
-
-func zstdOf(t *testing.T, b []byte) []byte {
-	t.Helper()
-	var z bytes.Buffer
-	zw, err := zstd.NewWriter(&z)
-	require.NoError(t, err)
-	_, err = zw.Write(b)
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return z.Bytes()
 }
 
 // mergedSession is the Claude session fixture whose subagents are in
@@ -225,7 +214,7 @@ func TestRolloutFolders(t *testing.T) {
 	day := filepath.Join(t.TempDir(), "sessions", "2026", "11", "30")
 	a, b := "../../testdata/codex-rollout/exec-tools", "../../testdata/codex-rollout/compaction"
 	putFile(t, filepath.Join(day, "rollout-2026-11-30T16-59-10-a.jsonl"), readFile(t, a+".in.jsonl"))
-	putFile(t, filepath.Join(day, "rollout-2026-11-30T17-00-00-b.jsonl.zst"), zstdOf(t, readFile(t, b+".in.jsonl")))
+	putFile(t, filepath.Join(day, "rollout-2026-11-30T17-00-00-b.jsonl.zst"), adaptertest.Zstd(t, readFile(t, b+".in.jsonl")))
 	putFile(t, filepath.Join(day, "notes.txt"), []byte("not a rollout\n"))
 
 	dir := filepath.Join(t.TempDir(), "out")
@@ -242,7 +231,7 @@ func TestRolloutFolders(t *testing.T) {
 
 	// On standard input: a live stream (init takes the clock's time), the
 	// same as the plain stream.
-	code, fromZstd, errOut := runCLI(t, string(zstdOf(t, readFile(t, "../../testdata/claude/text-only.in.jsonl"))), "-o", "-", "--clock", "0", "--cwd", "/w")
+	code, fromZstd, errOut := runCLI(t, string(adaptertest.Zstd(t, readFile(t, "../../testdata/claude/text-only.in.jsonl"))), "-o", "-", "--clock", "0", "--cwd", "/w")
 	require.Equal(t, 0, code, errOut)
 	code, plain, _ := runCLI(t, string(readFile(t, "../../testdata/claude/text-only.in.jsonl")), "-o", "-", "--clock", "0", "--cwd", "/w")
 	require.Equal(t, 0, code)
@@ -308,7 +297,7 @@ func TestCompressedLongSSELine(t *testing.T) {
 	line := "data: " + `{"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"text","text":"` + strings.Repeat("x", 30000) + `"}]},"parent_tool_use_id":null}` + "\n\n"
 	plain, packed := filepath.Join(dir, "events.txt"), filepath.Join(dir, "events.txt.zst")
 	putFile(t, plain, []byte(line))
-	putFile(t, packed, zstdOf(t, []byte(line)))
+	putFile(t, packed, adaptertest.Zstd(t, []byte(line)))
 	require.Less(t, len(readFile(t, packed)), 16<<10, "smaller than the least read buffer")
 	code, want, errOut := runCLI(t, "", "-o", "-", "--clock", "0", "--cwd", "/w", plain)
 	require.Equal(t, 0, code, errOut)
