@@ -126,7 +126,7 @@ func TestBatchReproducible(t *testing.T) {
 
 // TestBatchCWDPinned: with --cwd, where the converter runs no longer shows.
 func TestBatchCWDPinned(t *testing.T) {
-	in, err := filepath.Abs("../../testdata/claude/text-only.in.jsonl")
+	in, err := filepath.Abs(textOnlyRun)
 	require.NoError(t, err)
 	codexRun := filepath.Join(t.TempDir(), "codex.jsonl") // current Codex says nothing of its cwd
 	require.NoError(t, os.WriteFile(codexRun, []byte(`{"type":"thread.started","thread_id":"t1"}`+"\n"+`{"type":"turn.started"}`+"\n"+`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}`+"\n"), 0o644))
@@ -144,10 +144,9 @@ func TestBatchCWDPinned(t *testing.T) {
 
 func TestBatchGoesOnPastFailures(t *testing.T) {
 	tmp := t.TempDir()
-	good := "../../testdata/claude/text-only.in.jsonl"
+	good := textOnlyRun
 	missing := filepath.Join(tmp, "missing.jsonl")
-	raw, err := os.ReadFile(good)
-	require.NoError(t, err)
+	raw := readFile(t, good)
 	// A gzip file cut before its trailer: all of the data reads, then an error.
 	badGz := filepath.Join(tmp, "broken.jsonl.gz")
 	z := adaptertest.Gzip(t, raw)
@@ -190,8 +189,7 @@ func TestBatchGoesOnPastFailures(t *testing.T) {
 
 func TestBatchSkippedLinesAndStrict(t *testing.T) {
 	tmp := t.TempDir()
-	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
-	require.NoError(t, err)
+	raw := readFile(t, textOnlyRun)
 	noisy := filepath.Join(tmp, "noisy.jsonl")
 	require.NoError(t, os.WriteFile(noisy, append([]byte("warning: not json\n"), raw...), 0o644))
 	out := filepath.Join(tmp, "out")
@@ -213,8 +211,7 @@ func TestBatchSkippedLinesAndStrict(t *testing.T) {
 // before anything is written: by path, and through a symlinked --out-dir.
 func TestBatchRefusesToOverwriteAnInput(t *testing.T) {
 	tmp := t.TempDir()
-	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
-	require.NoError(t, err)
+	raw := readFile(t, textOnlyRun)
 	runs := filepath.Join(tmp, "runs")
 	require.NoError(t, os.Mkdir(runs, 0o755))
 	a := filepath.Join(runs, "a")
@@ -237,9 +234,8 @@ func TestBatchRefusesToOverwriteAnInput(t *testing.T) {
 }
 
 func TestGzipInputConvertsAsPlain(t *testing.T) {
-	in := "../../testdata/claude/text-only.in.jsonl"
-	raw, err := os.ReadFile(in)
-	require.NoError(t, err)
+	in := textOnlyRun
+	raw := readFile(t, in)
 	tmp := t.TempDir()
 	compressed := adaptertest.Gzip(t, raw)
 	for _, p := range []string{"t.jsonl.gz", "renamed.jsonl"} { // found by its bytes, not its name

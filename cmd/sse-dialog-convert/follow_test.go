@@ -23,8 +23,7 @@ const followWait = 20 * time.Second
 // followLines are the lines of a small Claude run: init, one message, result.
 func followLines(t *testing.T) []string {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
-	require.NoError(t, err)
+	raw := readFile(t, textOnlyRun)
 	lines := strings.SplitAfter(string(raw), "\n")
 	require.Len(t, lines, 4) // three lines and the empty rest
 	return lines[:3]

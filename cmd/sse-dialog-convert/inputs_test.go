@@ -96,7 +96,7 @@ func TestSessionFiles(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Equal(t, name+": "+project+" holds 2 sessions, each a dialog of its own: convert them with --out-dir DIR\n", errOut)
 	assert.NoFileExists(t, out)
-	code, _, errOut = runCLI(t, "", session, "../../testdata/claude/text-only.in.jsonl", "-o", out)
+	code, _, errOut = runCLI(t, "", session, textOnlyRun, "-o", out)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, session+" is a Claude Code session file")
 	assert.NoFileExists(t, out)
@@ -231,9 +231,9 @@ func TestRolloutFolders(t *testing.T) {
 
 	// On standard input: a live stream (init takes the clock's time), the
 	// same as the plain stream.
-	code, fromZstd, errOut := runCLI(t, string(adaptertest.Zstd(t, readFile(t, "../../testdata/claude/text-only.in.jsonl"))), "-o", "-", "--clock", "0", "--cwd", "/w")
+	code, fromZstd, errOut := runCLI(t, string(adaptertest.Zstd(t, readFile(t, textOnlyRun))), "-o", "-", "--clock", "0", "--cwd", "/w")
 	require.Equal(t, 0, code, errOut)
-	code, plain, _ := runCLI(t, string(readFile(t, "../../testdata/claude/text-only.in.jsonl")), "-o", "-", "--clock", "0", "--cwd", "/w")
+	code, plain, _ := runCLI(t, string(readFile(t, textOnlyRun)), "-o", "-", "--clock", "0", "--cwd", "/w")
 	require.Equal(t, 0, code)
 	assert.Equal(t, plain, fromZstd)
 }

@@ -259,7 +259,7 @@ func TestCommandLineTruths(t *testing.T) {
 // message entries have a type and a role, as Gemini's do).
 func TestDialogAsInputIsNamed(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "d.jsonl")
-	code, out, stderr := runCLI(t, "", "-o", "-", "--clock", "0", "../../testdata/claude/text-only.in.jsonl")
+	code, out, stderr := runCLI(t, "", "-o", "-", "--clock", "0", textOnlyRun)
 	require.Equal(t, 0, code, stderr)
 	require.NoError(t, os.WriteFile(in, []byte(out), 0o644))
 	code, out, stderr = runCLI(t, "", "-o", "-", "--clock", "0", in)

@@ -100,7 +100,7 @@ func TestViewFollow(t *testing.T) {
 func TestViewReadsWhatTheConverterReads(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "0")
 	dir := t.TempDir()
-	plainFile := "../../testdata/claude/text-only.in.jsonl"
+	plainFile := textOnlyRun
 	raw := readFile(t, plainFile)
 	code, plain, errOut := runCLI(t, "", "view", "--no-pager", plainFile)
 	require.Equal(t, 0, code, errOut)
