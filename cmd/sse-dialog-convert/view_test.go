@@ -105,7 +105,7 @@ func TestViewReadsWhatTheConverterReads(t *testing.T) {
 	code, plain, errOut := runCLI(t, "", "view", "--no-pager", plainFile)
 	require.Equal(t, 0, code, errOut)
 	for name, data := range map[string][]byte{"t.jsonl.gz": adaptertest.Gzip(t, raw), "t.jsonl.zst": adaptertest.Zstd(t, raw)} {
-		putFile(t, filepath.Join(dir, name), data)
+		adaptertest.Put(t, filepath.Join(dir, name), data)
 		code, got, errOut := runCLI(t, "", "view", "--no-pager", filepath.Join(dir, name))
 		require.Equal(t, 0, code, errOut)
 		assert.Equal(t, plain, got, name)

@@ -13,20 +13,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden"
 )
 
 // waitFor is generous: these tests check behaviour, never speed.
 const waitFor = 10 * time.Second
-
-func appendTo(t *testing.T, path, s string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	require.NoError(t, err)
-	_, err = f.WriteString(s)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
-}
 
 // lines reads r line by line in the background.
 func lines(r io.Reader) (<-chan string, <-chan error) {
@@ -90,7 +82,7 @@ func ended(t *testing.T, done <-chan error, what string) {
 // and ends when its context is done.
 func TestReadsLinesAsTheyArrive(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "one\n")
+	adaptertest.Append(t, path, "one\n")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
@@ -99,9 +91,9 @@ func TestReadsLinesAsTheyArrive(t *testing.T) {
 	got, done := lines(r)
 
 	assert.Equal(t, "one\n", next(t, got))
-	appendTo(t, path, "tw")
+	adaptertest.Append(t, path, "tw")
 	quiet(t, got, 50*time.Millisecond) // half a line waits for its end
-	appendTo(t, path, "o\n")
+	adaptertest.Append(t, path, "o\n")
 	assert.Equal(t, "two\n", next(t, got))
 	stop()
 	ended(t, done, "Stop")
@@ -112,7 +104,7 @@ func TestReadsLinesAsTheyArrive(t *testing.T) {
 // returned as it is.
 func TestStopsWhenIdle(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "one\ncut")
+	adaptertest.Append(t, path, "one\ncut")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
@@ -128,7 +120,7 @@ func TestStopsWhenIdle(t *testing.T) {
 // Grace.
 func TestStopsWhenDone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "a\n")
+	adaptertest.Append(t, path, "a\n")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
@@ -146,7 +138,7 @@ func TestStopsWhenDone(t *testing.T) {
 // same burst as the end. (Grace is long here, and the context ends the reading.)
 func TestGraceKeepsReadingAfterDone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "a\n")
+	adaptertest.Append(t, path, "a\n")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
@@ -154,7 +146,7 @@ func TestGraceKeepsReadingAfterDone(t *testing.T) {
 	r := New(ctx, f, Options{Poll: 5 * time.Millisecond, Grace: time.Hour, Done: func() bool { return true }})
 	got, done := lines(r)
 	assert.Equal(t, "a\n", next(t, got))
-	appendTo(t, path, "trailing\n")
+	adaptertest.Append(t, path, "trailing\n")
 	assert.Equal(t, "trailing\n", next(t, got))
 	stop()
 	ended(t, done, "Stop")
@@ -163,7 +155,7 @@ func TestGraceKeepsReadingAfterDone(t *testing.T) {
 
 func TestStopsOnTruncation(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "first line\n")
+	adaptertest.Append(t, path, "first line\n")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
@@ -177,7 +169,7 @@ func TestStopsOnTruncation(t *testing.T) {
 
 func TestStop(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "")
+	adaptertest.Append(t, path, "")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
