@@ -246,6 +246,20 @@ func (b *browser) settle(t *testing.T) {
 	b.do(t, chromedp.Sleep(100*time.Millisecond))
 }
 
+// requireEveryEntry checks that the page b shows holds a block for every
+// block of the dialog at path (expectedBlocks) and an element for every
+// seq; name names the input in messages.
+func requireEveryEntry(t *testing.T, b *browser, path, name string) {
+	t.Helper()
+	seqs, blocks := expectedBlocks(t, path)
+	var got int
+	b.eval(t, `document.querySelectorAll('#timeline .entry').length`, &got)
+	require.Equal(t, blocks, got, "%s: blocks", name)
+	var missing []int64
+	b.eval(t, jsonInts(seqs)+`.filter(s => !document.getElementById('seq-' + s))`, &missing)
+	require.Empty(t, missing, "%s: seqs without an element", name)
+}
+
 // expectedBlocks reads a dialog file the way a reader of the protocol
 // would, without the package under test: every seq, and how many blocks
 // the page should show (every entry, less tool results merged into a call
@@ -311,13 +325,7 @@ func TestBrowserEveryFixture(t *testing.T) {
 		page := exportFile(t, path, dir)
 		b.open(t, page, "")
 		requireClean(t, b, path)
-		seqs, blocks := expectedBlocks(t, path)
-		var got int
-		b.eval(t, `document.querySelectorAll('#timeline .entry').length`, &got)
-		require.Equal(t, blocks, got, "%s: blocks", path)
-		var missing []int64
-		b.eval(t, fmt.Sprintf(`%s.filter(s => !document.getElementById('seq-' + s))`, jsonInts(seqs)), &missing)
-		require.Empty(t, missing, "%s: seqs without an element", path)
+		requireEveryEntry(t, b, path, path)
 	}
 }
 
