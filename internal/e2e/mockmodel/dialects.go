@@ -1,6 +1,7 @@
 package mockmodel
 
 import (
+	"cmp"
 	"net/http"
 	"time"
 )
@@ -28,10 +29,7 @@ func asFunction(p part) part {
 // anthropic answers a Messages request: one content block per part, each
 // streamed as start, deltas and stop.
 func anthropic(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
-	model := text(body["model"])
-	if model == "" {
-		model = "claude-mock"
-	}
+	model := cmp.Or(text(body["model"]), "claude-mock")
 	var content []obj
 	for _, p := range parts {
 		p = asFunction(p)
@@ -94,10 +92,7 @@ func anthropic(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
 
 // responses answers a Responses request: one output item per part.
 func responses(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
-	model := text(body["model"])
-	if model == "" {
-		model = "gpt-mock"
-	}
+	model := cmp.Or(text(body["model"]), "gpt-mock")
 	var output []obj
 	for _, p := range parts {
 		switch p.kind {
@@ -207,10 +202,7 @@ func with(base, o obj) obj {
 // deltas, tool call deltas, the finish reason, then a usage chunk and
 // [DONE].
 func chat(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
-	model := text(body["model"])
-	if model == "" {
-		model = "gpt-mock"
-	}
+	model := cmp.Or(text(body["model"]), "gpt-mock")
 	var reasoning, content string
 	var calls []part
 	for _, p := range parts {
