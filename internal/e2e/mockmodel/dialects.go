@@ -2,6 +2,7 @@ package mockmodel
 
 import (
 	"cmp"
+	"maps"
 	"net/http"
 	"time"
 )
@@ -126,19 +127,13 @@ func responses(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
 		seq++
 		ev.send(o["type"].(string), o)
 	}
-	pending := obj{}
-	for k, v := range full {
-		pending[k] = v
-	}
+	pending := maps.Clone(full)
 	pending["status"], pending["output"], pending["usage"] = "in_progress", []obj{}, nil
 	send(obj{"type": "response.created", "response": pending})
 	send(obj{"type": "response.in_progress", "response": pending})
 	for oi, it := range output {
 		id := it["id"]
-		added := obj{}
-		for k, v := range it {
-			added[k] = v
-		}
+		added := maps.Clone(it)
 		switch it["type"] {
 		case "reasoning":
 			added["summary"] = []obj{}
@@ -188,13 +183,8 @@ func sendCallInput(send func(obj), it, added obj, oi, chunk int, key, event stri
 }
 
 func with(base, o obj) obj {
-	out := obj{}
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range o {
-		out[k] = v
-	}
+	out := maps.Clone(base)
+	maps.Copy(out, o)
 	return out
 }
 
