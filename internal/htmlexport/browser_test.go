@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
 	"github.com/ssebench/sse-dialog-convert/internal/runstats"
@@ -290,11 +291,7 @@ func expectedBlocks(t *testing.T, path string) (seqs []int64, blocks int) {
 
 func exportFile(t *testing.T, dialogPath, dir string) string {
 	t.Helper()
-	f, err := os.Open(dialogPath)
-	require.NoError(t, err)
-	defer f.Close()
-	d, err := dialogread.Read(f, nil)
-	require.NoError(t, err)
+	d := adaptertest.ReadDialog(t, dialogPath, nil)
 	out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(dialogPath), ".jsonl")+".html")
 	var page bytes.Buffer
 	require.NoError(t, htmlexport.Write(&page, d, htmlexport.Options{Source: filepath.Base(dialogPath)}))
@@ -510,11 +507,7 @@ func TestBrowserIndexSortsFilters(t *testing.T) {
 	dir := t.TempDir()
 	var runs []htmlexport.Run
 	for i, p := range []string{"../../testdata/view/showcase.dialog.jsonl", "../../testdata/claude/tool-result-shapes.out.jsonl", "../../testdata/codex/file-change.out.jsonl"} {
-		f, err := os.Open(p)
-		require.NoError(t, err)
-		d, err := dialogread.Read(f, nil)
-		f.Close()
-		require.NoError(t, err)
+		d := adaptertest.ReadDialog(t, p, nil)
 		row := runstats.FromDialog(d, p)
 		runs = append(runs, htmlexport.Run{Href: fmt.Sprintf("run%d.html", i), Source: filepath.Base(p), Init: d.Init.Init, Summary: d.Summary(), Stats: &row})
 		exportFile(t, p, dir)
