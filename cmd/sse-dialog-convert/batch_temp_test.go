@@ -20,8 +20,7 @@ import (
 // name and more, over the 255-byte limit).
 func TestBatchLongName(t *testing.T) {
 	dir := t.TempDir()
-	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
-	require.NoError(t, err)
+	raw := readFile(t, textOnlyRun)
 	long := strings.Repeat("a", 240) + ".jsonl"
 	require.Len(t, long, 246)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, long), raw, 0o644))
@@ -49,7 +48,7 @@ func TestBatchRemovesStaleTemps(t *testing.T) {
 	for _, n := range append(append([]string{}, stale...), kept...) {
 		require.NoError(t, os.WriteFile(filepath.Join(out, n), []byte("{}\n"), 0o644))
 	}
-	code, stderr := batchRun(t, "--out-dir", out, "../../testdata/claude/text-only.in.jsonl")
+	code, stderr := batchRun(t, "--out-dir", out, textOnlyRun)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "sse-dialog-convert: removed 2 temporary files left in "+out+" by a batch that was killed\n")
 	for _, n := range stale {
@@ -68,7 +67,7 @@ func TestBatchFailedFileLeavesNoDialog(t *testing.T) {
 	unknown := filepath.Join(dir, "unknown.jsonl")
 	require.NoError(t, os.WriteFile(unknown, []byte(`{"kind":"nothing we read"}`+"\n"), 0o644))
 	out := filepath.Join(dir, "out")
-	code, stderr := batchRun(t, "--out-dir", out, unknown, "../../testdata/claude/text-only.in.jsonl")
+	code, stderr := batchRun(t, "--out-dir", out, unknown, textOnlyRun)
 	assert.Equal(t, 1, code, stderr)
 	assert.Contains(t, stderr, "no events of a format it reads")
 	assert.Contains(t, stderr, "2 files: 1 converted, 1 failed")

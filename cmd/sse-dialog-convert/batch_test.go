@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 )
 
@@ -61,22 +61,12 @@ func batchInputs(t *testing.T, dir string) []string {
 		require.NoError(t, os.MkdirAll(run, 0o755))
 		p := filepath.Join(run, "transcript.jsonl")
 		if i == 0 {
-			raw, p = gz(t, raw), p+".gz"
+			raw, p = adaptertest.Gzip(t, raw), p+".gz"
 		}
 		require.NoError(t, os.WriteFile(p, raw, 0o644))
 		files = append(files, p)
 	}
 	return files
-}
-
-func gz(t *testing.T, b []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	_, err := zw.Write(b)
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return buf.Bytes()
 }
 
 // readDialogs returns every file of dir by name; each must be a valid dialog.
@@ -136,7 +126,7 @@ func TestBatchReproducible(t *testing.T) {
 
 // TestBatchCWDPinned: with --cwd, where the converter runs no longer shows.
 func TestBatchCWDPinned(t *testing.T) {
-	in, err := filepath.Abs("../../testdata/claude/text-only.in.jsonl")
+	in, err := filepath.Abs(textOnlyRun)
 	require.NoError(t, err)
 	codexRun := filepath.Join(t.TempDir(), "codex.jsonl") // current Codex says nothing of its cwd
 	require.NoError(t, os.WriteFile(codexRun, []byte(`{"type":"thread.started","thread_id":"t1"}`+"\n"+`{"type":"turn.started"}`+"\n"+`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}`+"\n"), 0o644))
@@ -154,13 +144,12 @@ func TestBatchCWDPinned(t *testing.T) {
 
 func TestBatchGoesOnPastFailures(t *testing.T) {
 	tmp := t.TempDir()
-	good := "../../testdata/claude/text-only.in.jsonl"
+	good := textOnlyRun
 	missing := filepath.Join(tmp, "missing.jsonl")
-	raw, err := os.ReadFile(good)
-	require.NoError(t, err)
+	raw := readFile(t, good)
 	// A gzip file cut before its trailer: all of the data reads, then an error.
 	badGz := filepath.Join(tmp, "broken.jsonl.gz")
-	z := gz(t, raw)
+	z := adaptertest.Gzip(t, raw)
 	require.NoError(t, os.WriteFile(badGz, z[:len(z)-8], 0o644))
 	// One cut inside its header gives nothing to convert.
 	badHead := filepath.Join(tmp, "head.gz")
@@ -200,8 +189,7 @@ func TestBatchGoesOnPastFailures(t *testing.T) {
 
 func TestBatchSkippedLinesAndStrict(t *testing.T) {
 	tmp := t.TempDir()
-	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
-	require.NoError(t, err)
+	raw := readFile(t, textOnlyRun)
 	noisy := filepath.Join(tmp, "noisy.jsonl")
 	require.NoError(t, os.WriteFile(noisy, append([]byte("warning: not json\n"), raw...), 0o644))
 	out := filepath.Join(tmp, "out")
@@ -223,8 +211,7 @@ func TestBatchSkippedLinesAndStrict(t *testing.T) {
 // before anything is written: by path, and through a symlinked --out-dir.
 func TestBatchRefusesToOverwriteAnInput(t *testing.T) {
 	tmp := t.TempDir()
-	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
-	require.NoError(t, err)
+	raw := readFile(t, textOnlyRun)
 	runs := filepath.Join(tmp, "runs")
 	require.NoError(t, os.Mkdir(runs, 0o755))
 	a := filepath.Join(runs, "a")
@@ -247,17 +234,16 @@ func TestBatchRefusesToOverwriteAnInput(t *testing.T) {
 }
 
 func TestGzipInputConvertsAsPlain(t *testing.T) {
-	in := "../../testdata/claude/text-only.in.jsonl"
-	raw, err := os.ReadFile(in)
-	require.NoError(t, err)
+	in := textOnlyRun
+	raw := readFile(t, in)
 	tmp := t.TempDir()
-	compressed := gz(t, raw)
+	compressed := adaptertest.Gzip(t, raw)
 	for _, p := range []string{"t.jsonl.gz", "renamed.jsonl"} { // found by its bytes, not its name
 		require.NoError(t, os.WriteFile(filepath.Join(tmp, p), compressed, 0o644))
 	}
 	// Two gzip members back to back, as `cat a.gz b.gz` makes: one stream.
 	half := bytes.IndexByte(raw, '\n') + 1
-	require.NoError(t, os.WriteFile(filepath.Join(tmp, "multi.gz"), append(gz(t, raw[:half]), gz(t, raw[half:])...), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, "multi.gz"), append(adaptertest.Gzip(t, raw[:half]), adaptertest.Gzip(t, raw[half:])...), 0o644))
 
 	convert := func(file string) string {
 		code, stdout, stderr := runCLI(t, "", "-o", "-", "--clock", "1767225600", file)
@@ -373,7 +359,7 @@ func TestBatchWorkerConvertsEachFileAsAlone(t *testing.T) {
 			add(append(raw[:len(raw):len(raw)], []byte("\x1b[31mnot json\n{\"cut\":")...))
 		case 7:
 			p := filepath.Join(tmp, "in", fmt.Sprintf("t%03d.jsonl.gz", len(files)))
-			require.NoError(t, os.WriteFile(p, gz(t, raw), 0o644))
+			require.NoError(t, os.WriteFile(p, adaptertest.Gzip(t, raw), 0o644))
 			files = append(files, p)
 		case 9:
 			add(append(long, raw...))

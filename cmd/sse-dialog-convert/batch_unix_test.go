@@ -22,7 +22,7 @@ import (
 // happened, no temporary file is left, and the exit status is 128+2.
 func TestBatchSignal(t *testing.T) {
 	dir := t.TempDir()
-	good, err := filepath.Abs("../../testdata/claude/text-only.in.jsonl")
+	good, err := filepath.Abs(textOnlyRun)
 	require.NoError(t, err)
 	fifo := filepath.Join(dir, "blocked.jsonl")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
@@ -66,8 +66,7 @@ func TestBatchSignalMidFile(t *testing.T) {
 	fifo := filepath.Join(dir, "live.jsonl")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
 	out := filepath.Join(dir, "out")
-	lines, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
-	require.NoError(t, err)
+	lines := readFile(t, textOnlyRun)
 	first, _, _ := bytes.Cut(lines, []byte("\n"))
 
 	ctx, stop := stopWith(syscall.SIGTERM)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
@@ -169,7 +170,7 @@ func (tc cliCase) run(t *testing.T) {
 	tmp := t.TempDir()
 	sub := func(s string) string { return strings.ReplaceAll(s, "{tmp}", tmp) }
 	for name, text := range tc.files {
-		putFile(t, filepath.Join(tmp, sub(name)), []byte(sub(text)))
+		adaptertest.Put(t, filepath.Join(tmp, sub(name)), []byte(sub(text)))
 	}
 	for name, target := range tc.symlinks {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(tmp, name)), 0o755))

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 )
 
@@ -58,7 +59,7 @@ func TestBadEntryDoesNotFailFolder(t *testing.T) {
 		t.Run(tc.format, func(t *testing.T) {
 			dir := t.TempDir()
 			for name, c := range tc.cases {
-				putFile(t, filepath.Join(dir, name), readFile(t, "../../testdata/"+tc.format+"/"+c+".in.jsonl"))
+				adaptertest.Put(t, filepath.Join(dir, name), readFile(t, "../../testdata/"+tc.format+"/"+c+".in.jsonl"))
 			}
 			bad := badEntries(t, dir)
 			out := filepath.Join(t.TempDir(), "out")
@@ -86,9 +87,9 @@ func TestUnreadableSessionFile(t *testing.T) {
 		t.Skip("running as root: chmod 000 does not stop root from reading a file, so there is no unreadable file to make")
 	}
 	dir := t.TempDir()
-	putFile(t, filepath.Join(dir, "a.jsonl"), readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
+	adaptertest.Put(t, filepath.Join(dir, "a.jsonl"), readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
 	locked := filepath.Join(dir, "b.jsonl")
-	putFile(t, locked, readFile(t, "../../testdata/claude-session/interactive-turns.in.jsonl"))
+	adaptertest.Put(t, locked, readFile(t, "../../testdata/claude-session/interactive-turns.in.jsonl"))
 	require.NoError(t, os.Chmod(locked, 0))
 	code, errOut := batchRun(t, "--out-dir", filepath.Join(t.TempDir(), "out"), dir)
 	assert.Equal(t, 1, code)

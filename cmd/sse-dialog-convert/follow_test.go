@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
+
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 )
 
 // followWait is generous: these tests check behaviour, never speed.
@@ -21,20 +23,10 @@ const followWait = 20 * time.Second
 // followLines are the lines of a small Claude run: init, one message, result.
 func followLines(t *testing.T) []string {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/claude/text-only.in.jsonl")
-	require.NoError(t, err)
+	raw := readFile(t, textOnlyRun)
 	lines := strings.SplitAfter(string(raw), "\n")
 	require.Len(t, lines, 4) // three lines and the empty rest
 	return lines[:3]
-}
-
-func appendFile(t *testing.T, path, s string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	require.NoError(t, err)
-	_, err = f.WriteString(s)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
 }
 
 // entries returns the complete lines of the dialog at path so far.
@@ -79,7 +71,7 @@ func TestFollowWritesEntriesAsLinesArrive(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "transcript.jsonl"), filepath.Join(dir, "dialog.jsonl")
 	lines := followLines(t)
-	appendFile(t, in, lines[0])
+	adaptertest.Append(t, in, lines[0])
 	r := startFollow(t, in, "-o", out, "--idle-timeout", "1m")
 
 	e := waitEntries(t, out, 1)
@@ -87,15 +79,15 @@ func TestFollowWritesEntriesAsLinesArrive(t *testing.T) {
 
 	// Half a line waits for its newline; then its entry comes at once.
 	half := len(lines[1]) / 2
-	appendFile(t, in, lines[1][:half])
+	adaptertest.Append(t, in, lines[1][:half])
 	time.Sleep(300 * time.Millisecond)
 	assert.Len(t, entries(out), 1, "half a line was converted")
-	appendFile(t, in, lines[1][half:])
+	adaptertest.Append(t, in, lines[1][half:])
 	e = waitEntries(t, out, 2)
 	assert.Equal(t, "message", gjson.Get(e[1], "type").Str)
 
 	// The final event ends the run without waiting for the idle timeout.
-	appendFile(t, in, lines[2])
+	adaptertest.Append(t, in, lines[2])
 	res := r.wait(t)
 	require.Equal(t, 0, res.code, res.stderr)
 	assert.Empty(t, res.stderr)
@@ -116,7 +108,7 @@ func TestFollowIdleTimeoutEndsIncomplete(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "d.jsonl")
 	lines := followLines(t)
-	appendFile(t, in, lines[0]+lines[1]+`{"type":"assistant","cut mid-wri`)
+	adaptertest.Append(t, in, lines[0]+lines[1]+`{"type":"assistant","cut mid-wri`)
 	r := startFollow(t, in, "-o", out, "--idle-timeout", "300ms")
 	require.Equal(t, 0, r.wait(t).code)
 	assert.Contains(t, r.stderr.String(), in+": no new data for 300ms; the dialog ends here")
@@ -132,7 +124,7 @@ func TestFollowWaitsForTheFile(t *testing.T) {
 	in, out := filepath.Join(dir, "later.jsonl"), filepath.Join(dir, "d.jsonl")
 	r := startFollow(t, in, "-o", out)
 	require.Eventually(t, func() bool { return r.stderr.String() != "" }, followWait, 5*time.Millisecond)
-	appendFile(t, in, strings.Join(followLines(t), ""))
+	adaptertest.Append(t, in, strings.Join(followLines(t), ""))
 	require.Equal(t, 0, r.wait(t).code, r.stderr.String())
 	assert.Equal(t, "sse-dialog-convert: waiting for "+in+" to appear\n", r.stderr.String())
 	assert.Equal(t, "success", lastEntry(t, out).Get("status").Str)
@@ -148,7 +140,7 @@ func TestFollowStopsWhenTruncated(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "d.jsonl")
 	lines := followLines(t)
-	appendFile(t, in, lines[0]+lines[1])
+	adaptertest.Append(t, in, lines[0]+lines[1])
 	r := startFollow(t, in, "-o", out, "--idle-timeout", "1m")
 	waitEntries(t, out, 2)
 	require.NoError(t, os.Truncate(in, 0)) // the writer started over
@@ -160,7 +152,7 @@ func TestFollowStopsWhenTruncated(t *testing.T) {
 func TestFollowRefusesGzip(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "t.jsonl.gz"), filepath.Join(dir, "d.jsonl")
-	require.NoError(t, os.WriteFile(in, gz(t, []byte(strings.Join(followLines(t), ""))), 0o644))
+	require.NoError(t, os.WriteFile(in, adaptertest.Gzip(t, []byte(strings.Join(followLines(t), ""))), 0o644))
 	r := startFollow(t, in, "-o", out)
 	assert.Equal(t, 1, r.wait(t).code)
 	assert.Contains(t, r.stderr.String(), "cannot follow "+in+": it is gzip-compressed")
@@ -171,7 +163,7 @@ func TestFollowRefusesGzip(t *testing.T) {
 func TestFollowRefusesGzipBeforeTheOutput(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "t.jsonl.gz"), filepath.Join(dir, "d.jsonl")
-	require.NoError(t, os.WriteFile(in, gz(t, []byte(strings.Join(followLines(t), ""))), 0o644))
+	require.NoError(t, os.WriteFile(in, adaptertest.Gzip(t, []byte(strings.Join(followLines(t), ""))), 0o644))
 	require.NoError(t, os.WriteFile(out, []byte("keep\n"), 0o644))
 	r := startFollow(t, in, "-o", out)
 	assert.Equal(t, 1, r.wait(t).code)
@@ -190,7 +182,7 @@ func TestFollowSignal(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "d.jsonl")
 	lines := followLines(t)
-	appendFile(t, in, lines[0])
+	adaptertest.Append(t, in, lines[0])
 	cmd := helperCmd(nil, "--follow", in, "-o", out, "--clock", "0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

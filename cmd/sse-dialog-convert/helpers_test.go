@@ -36,6 +36,10 @@ type cliResult struct {
 // cliPatience bounds every run: a guard against a hang, never a measure.
 const cliPatience = 60 * time.Second
 
+// textOnlyRun is a small Claude run (init, one message, result): the
+// input of the tests that need any good one.
+const textOnlyRun = "../../testdata/claude/text-only.in.jsonl"
+
 // runCLI runs the command with stdin and args.
 func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()

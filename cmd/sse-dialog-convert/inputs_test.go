@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,23 +22,6 @@ func readFile(t *testing.T, path string) []byte {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return b
-}
-
-func putFile(t *testing.T, path string, data []byte) {
-	t.Helper()
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, data, 0o644))
-}
-
-func zstdOf(t *testing.T, b []byte) []byte {
-	t.Helper()
-	var z bytes.Buffer
-	zw, err := zstd.NewWriter(&z)
-	require.NoError(t, err)
-	_, err = zw.Write(b)
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return z.Bytes()
 }
 
 // mergedSession is the Claude session fixture whose subagents are in
@@ -72,13 +55,13 @@ func claudeProject(t *testing.T, dir string) string {
 	require.Len(t, agents, 2)
 	sid := "98d34dcc-b045-4dce-81c6-77796f4e5163"
 	session := filepath.Join(dir, sid+".jsonl")
-	putFile(t, session, main)
+	adaptertest.Put(t, session, main)
 	for id, lines := range agents {
-		putFile(t, filepath.Join(dir, sid, "subagents", "agent-"+id+".jsonl"), lines)
+		adaptertest.Put(t, filepath.Join(dir, sid, "subagents", "agent-"+id+".jsonl"), lines)
 	}
 	// The first subagent's call is named by its .meta.json; the second is
 	// tied by the call's result (toolUseResult.agentId).
-	putFile(t, filepath.Join(dir, sid, "subagents", "agent-a579bb95fbbe1ebce.meta.json"), []byte(`{"toolUseId":"toolu_fg"}`))
+	adaptertest.Put(t, filepath.Join(dir, sid, "subagents", "agent-a579bb95fbbe1ebce.meta.json"), []byte(`{"toolUseId":"toolu_fg"}`))
 	return session
 }
 
@@ -101,13 +84,13 @@ func TestSessionFiles(t *testing.T) {
 
 	// A second session in the project: two dialogs.
 	second := filepath.Join(project, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
-	putFile(t, second, readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
+	adaptertest.Put(t, second, readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
 	out := filepath.Join(t.TempDir(), "d.jsonl")
 	code, _, errOut := runCLI(t, "", project, "-o", out)
 	assert.Equal(t, 2, code)
 	assert.Equal(t, name+": "+project+" holds 2 sessions, each a dialog of its own: convert them with --out-dir DIR\n", errOut)
 	assert.NoFileExists(t, out)
-	code, _, errOut = runCLI(t, "", session, "../../testdata/claude/text-only.in.jsonl", "-o", out)
+	code, _, errOut = runCLI(t, "", session, textOnlyRun, "-o", out)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, session+" is a Claude Code session file")
 	assert.NoFileExists(t, out)
@@ -162,8 +145,8 @@ func geminiChats(t *testing.T, dir string) string {
 	require.NotEmpty(t, sessionID)
 	require.NotEmpty(t, agentID)
 	chat := filepath.Join(dir, "session-2026-03-01T14-00-11111111.jsonl")
-	putFile(t, chat, main)
-	putFile(t, filepath.Join(dir, sessionID, agentID+".jsonl"), sub)
+	adaptertest.Put(t, chat, main)
+	adaptertest.Put(t, filepath.Join(dir, sessionID, agentID+".jsonl"), sub)
 	return chat
 }
 
@@ -208,7 +191,7 @@ func TestSessionFilesAreNeverOverwritten(t *testing.T) {
 	// s.dialog, found in the same folder.
 	other := filepath.Join(project, "s.dialog.jsonl")
 	require.NoError(t, os.Rename(session, filepath.Join(project, "s.jsonl")))
-	putFile(t, other, readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
+	adaptertest.Put(t, other, readFile(t, "../../testdata/claude-session/print-mode-2.1.in.jsonl"))
 	before = snapshot(t, other)
 	code, errOut := batchRun(t, "--out-dir", project, project)
 	assert.Equal(t, 2, code)
@@ -224,9 +207,9 @@ func TestRolloutFolders(t *testing.T) {
 	t.Setenv("SSE_TASK_ID", "")
 	day := filepath.Join(t.TempDir(), "sessions", "2026", "11", "30")
 	a, b := "../../testdata/codex-rollout/exec-tools", "../../testdata/codex-rollout/compaction"
-	putFile(t, filepath.Join(day, "rollout-2026-11-30T16-59-10-a.jsonl"), readFile(t, a+".in.jsonl"))
-	putFile(t, filepath.Join(day, "rollout-2026-11-30T17-00-00-b.jsonl.zst"), zstdOf(t, readFile(t, b+".in.jsonl")))
-	putFile(t, filepath.Join(day, "notes.txt"), []byte("not a rollout\n"))
+	adaptertest.Put(t, filepath.Join(day, "rollout-2026-11-30T16-59-10-a.jsonl"), readFile(t, a+".in.jsonl"))
+	adaptertest.Put(t, filepath.Join(day, "rollout-2026-11-30T17-00-00-b.jsonl.zst"), adaptertest.Zstd(t, readFile(t, b+".in.jsonl")))
+	adaptertest.Put(t, filepath.Join(day, "notes.txt"), []byte("not a rollout\n"))
 
 	dir := filepath.Join(t.TempDir(), "out")
 	code, errOut := batchRun(t, "--out-dir", dir, "--clock", "2026-01-02T03:04:05Z", "--cwd", "/work", "--task", "fixture", filepath.Dir(filepath.Dir(day)))
@@ -242,9 +225,9 @@ func TestRolloutFolders(t *testing.T) {
 
 	// On standard input: a live stream (init takes the clock's time), the
 	// same as the plain stream.
-	code, fromZstd, errOut := runCLI(t, string(zstdOf(t, readFile(t, "../../testdata/claude/text-only.in.jsonl"))), "-o", "-", "--clock", "0", "--cwd", "/w")
+	code, fromZstd, errOut := runCLI(t, string(adaptertest.Zstd(t, readFile(t, textOnlyRun))), "-o", "-", "--clock", "0", "--cwd", "/w")
 	require.Equal(t, 0, code, errOut)
-	code, plain, _ := runCLI(t, string(readFile(t, "../../testdata/claude/text-only.in.jsonl")), "-o", "-", "--clock", "0", "--cwd", "/w")
+	code, plain, _ := runCLI(t, string(readFile(t, textOnlyRun)), "-o", "-", "--clock", "0", "--cwd", "/w")
 	require.Equal(t, 0, code)
 	assert.Equal(t, plain, fromZstd)
 }
@@ -257,7 +240,7 @@ func TestFilesFrom(t *testing.T) {
 	var files []string
 	for i, src := range []string{"claude/text-only", "codex/current-commands", "claude/subagent-agent"} {
 		f := filepath.Join(dir, "runs", string(rune('a'+i)), "transcript.jsonl")
-		putFile(t, f, readFile(t, "../../testdata/"+src+".in.jsonl"))
+		adaptertest.Put(t, f, readFile(t, "../../testdata/"+src+".in.jsonl"))
 		files = append(files, f)
 	}
 	args := func(out string, more ...string) []string {
@@ -269,7 +252,7 @@ func TestFilesFrom(t *testing.T) {
 	require.Len(t, want, 3)
 
 	list := filepath.Join(dir, "list.txt")
-	putFile(t, list, []byte(files[1]+"\n\n"+files[2]+"\n"))
+	adaptertest.Put(t, list, []byte(files[1]+"\n\n"+files[2]+"\n"))
 	code, errOut = batchRun(t, args("list", "--files-from", list, files[0])...)
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, want, readDialogs(t, filepath.Join(dir, "list")))
@@ -283,7 +266,7 @@ func TestFilesFrom(t *testing.T) {
 
 	// The list is an input: no dialog is written over it.
 	over := filepath.Join(dir, "runs", "a", "transcript.dialog.jsonl")
-	putFile(t, over, []byte(files[0]+"\n"))
+	adaptertest.Put(t, over, []byte(files[0]+"\n"))
 	before := snapshot(t, over)
 	code, errOut = batchRun(t, "--out-dir", filepath.Dir(over), "--files-from", over)
 	assert.Equal(t, 2, code)
@@ -307,8 +290,8 @@ func TestCompressedLongSSELine(t *testing.T) {
 	dir := t.TempDir()
 	line := "data: " + `{"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"text","text":"` + strings.Repeat("x", 30000) + `"}]},"parent_tool_use_id":null}` + "\n\n"
 	plain, packed := filepath.Join(dir, "events.txt"), filepath.Join(dir, "events.txt.zst")
-	putFile(t, plain, []byte(line))
-	putFile(t, packed, zstdOf(t, []byte(line)))
+	adaptertest.Put(t, plain, []byte(line))
+	adaptertest.Put(t, packed, adaptertest.Zstd(t, []byte(line)))
 	require.Less(t, len(readFile(t, packed)), 16<<10, "smaller than the least read buffer")
 	code, want, errOut := runCLI(t, "", "-o", "-", "--clock", "0", "--cwd", "/w", plain)
 	require.Equal(t, 0, code, errOut)

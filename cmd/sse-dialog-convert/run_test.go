@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/agentrun"
 )
 
@@ -436,13 +437,13 @@ func TestRunModelFromCommandLine(t *testing.T) {
 	// Fake agents under the real agents' names: each prints a stream.
 	agent := func(name, stream string) string {
 		p := filepath.Join(dir, "bin", name)
-		putFile(t, p, []byte("#!/bin/sh\ncat '"+agentFile(t, stream)+"'\n"))
+		adaptertest.Put(t, p, []byte("#!/bin/sh\ncat '"+agentFile(t, stream)+"'\n"))
 		require.NoError(t, os.Chmod(p, 0o755))
 		return p
 	}
 	codex := agent("codex", "codex-basic.jsonl") // names no model
 	gemini := filepath.Join(dir, "bin", "gemini")
-	putFile(t, gemini, []byte("#!/bin/sh\nprintf '%s' '"+geminiLines+"'\n"))
+	adaptertest.Put(t, gemini, []byte("#!/bin/sh\nprintf '%s' '"+geminiLines+"'\n"))
 	require.NoError(t, os.Chmod(gemini, 0o755))
 	other := agent("my-agent", "codex-basic.jsonl")
 	tests := []struct {

@@ -6,7 +6,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
 	"github.com/ssebench/sse-dialog-convert/internal/testskip"
@@ -216,17 +216,13 @@ func TestCorpusFormatsAreTold(t *testing.T) {
 // bytes and read as the same gzip FILE is.
 func TestGzipOnStdin(t *testing.T) {
 	dir := t.TempDir()
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	_, err := zw.Write([]byte(claudeRun))
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
+	z := adaptertest.Gzip(t, []byte(claudeRun))
 	file := filepath.Join(dir, "t.jsonl.gz")
-	require.NoError(t, os.WriteFile(file, z.Bytes(), 0o644))
+	require.NoError(t, os.WriteFile(file, z, 0o644))
 
 	code, fromFile, errOut := runCLI(t, "", "--clock", "0", "--cwd", "/w", "-o", "-", file)
 	require.Equal(t, 0, code, errOut)
-	code, fromStdin, errOut := runCLI(t, z.String(), "--clock", "0", "--cwd", "/w", "-o", "-")
+	code, fromStdin, errOut := runCLI(t, string(z), "--clock", "0", "--cwd", "/w", "-o", "-")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, fromFile, fromStdin)
 	code, plain, _ := runCLI(t, claudeRun, "--clock", "0", "--cwd", "/w", "-o", "-")
@@ -263,7 +259,7 @@ func TestCommandLineTruths(t *testing.T) {
 // message entries have a type and a role, as Gemini's do).
 func TestDialogAsInputIsNamed(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "d.jsonl")
-	code, out, stderr := runCLI(t, "", "-o", "-", "--clock", "0", "../../testdata/claude/text-only.in.jsonl")
+	code, out, stderr := runCLI(t, "", "-o", "-", "--clock", "0", textOnlyRun)
 	require.Equal(t, 0, code, stderr)
 	require.NoError(t, os.WriteFile(in, []byte(out), 0o644))
 	code, out, stderr = runCLI(t, "", "-o", "-", "--clock", "0", in)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/command"
 )
@@ -99,12 +100,12 @@ func TestViewFollow(t *testing.T) {
 func TestViewReadsWhatTheConverterReads(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "0")
 	dir := t.TempDir()
-	plainFile := "../../testdata/claude/text-only.in.jsonl"
+	plainFile := textOnlyRun
 	raw := readFile(t, plainFile)
 	code, plain, errOut := runCLI(t, "", "view", "--no-pager", plainFile)
 	require.Equal(t, 0, code, errOut)
-	for name, data := range map[string][]byte{"t.jsonl.gz": gz(t, raw), "t.jsonl.zst": zstdOf(t, raw)} {
-		putFile(t, filepath.Join(dir, name), data)
+	for name, data := range map[string][]byte{"t.jsonl.gz": adaptertest.Gzip(t, raw), "t.jsonl.zst": adaptertest.Zstd(t, raw)} {
+		adaptertest.Put(t, filepath.Join(dir, name), data)
 		code, got, errOut := runCLI(t, "", "view", "--no-pager", filepath.Join(dir, name))
 		require.Equal(t, 0, code, errOut)
 		assert.Equal(t, plain, got, name)

@@ -19,6 +19,17 @@ func Put(t testing.TB, path string, data []byte) {
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 }
 
+// Append appends s to the file at path, making the file if there is none:
+// a file that grows while it is read.
+func Append(t testing.TB, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	require.NoError(t, err)
+	_, err = f.WriteString(s)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+}
+
 // Names are the inputs' names, in order.
 func Names(ins []adapter.Input) []string {
 	var s []string

@@ -80,24 +80,11 @@ func isTrajectory(path string) bool {
 // sniff reports whether the file at path starts as an ATIF document does,
 // or why it could not be read.
 func sniff(path string) (bool, error) {
-	// Stat first: opening a FIFO would wait for a writer.
-	if st, err := os.Stat(path); err != nil {
-		return false, err
-	} else if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%s is not a regular file", path)
-	}
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return false, err
-	}
-	if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%s is not a regular file", path)
-	}
 	head := make([]byte, sniffSize)
 	n, _ := io.ReadFull(f, head)
 	head = bytes.TrimLeft(head[:n], "\ufeff \t\r\n")
@@ -192,8 +179,10 @@ func beside(dir, name string) (string, bool) {
 	return filepath.Join(dir, name), true
 }
 
-// readDocument reads a regular file of at most maxDocument bytes.
-func readDocument(path string) ([]byte, error) {
+// openRegular opens the file at path if it is a regular one. It is
+// checked before it is opened (opening a FIFO would wait for a writer) and
+// again once open (the path may have been replaced in between).
+func openRegular(path string) (*os.File, error) {
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {
@@ -203,14 +192,23 @@ func readDocument(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%s is not a regular file", path)
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// readDocument reads a regular file of at most maxDocument bytes.
+func readDocument(path string) ([]byte, error) {
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
+	defer f.Close()
 	raw, err := io.ReadAll(io.LimitReader(f, maxDocument+1))
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,7 +12,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 	"github.com/ssebench/sse-dialog-convert/internal/sessiongen"
 )
 
@@ -26,15 +24,8 @@ type benchInput struct {
 
 func newBenchInput(name string, data []byte) benchInput {
 	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	n := int64(0)
-	var events []adapter.Event
-	for _, l := range lines {
-		n += int64(len(l)) + 1
-		if v, ok := jsonraw.Parse(l); ok {
-			events = append(events, adapter.Event{Value: v})
-		}
-	}
-	return benchInput{name, lines, events, n}
+	events, size := adaptertest.Events(lines)
+	return benchInput{name, lines, events, size}
 }
 
 // benchInputs are a generated 16 MiB session (see internal/sessiongen)
@@ -75,18 +66,9 @@ func BenchmarkAdapter(b *testing.B) {
 			b.Run(in.name+"/"+c.name, func(b *testing.B) {
 				b.SetBytes(in.size)
 				b.ReportAllocs()
+				opt := dialog.Options{Clock: adaptertest.Pinned(), MaxText: c.maxText, MaxBytes: c.maxBytes}
 				for b.Loop() {
-					w := dialog.NewWriter(io.Discard, dialog.Options{Clock: adaptertest.Pinned(), MaxText: c.maxText, MaxBytes: c.maxBytes})
-					a := New(w)
-					for _, ev := range in.events {
-						w.BeginLine()
-						if err := a.Event(ev); err != nil {
-							b.Fatal(err)
-						}
-					}
-					if err := w.Close(a.Summary(), nil); err != nil {
-						b.Fatal(err)
-					}
+					adaptertest.ConvertEvents(b, Format(), opt, in.events)
 				}
 			})
 		}

@@ -3,7 +3,6 @@ package claudesession
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 )
 
@@ -53,17 +50,10 @@ func FuzzSessionScan(f *testing.F) {
 
 		path := filepath.Join(t.TempDir(), "s.jsonl")
 		require.NoError(t, os.WriteFile(path, data, 0o644))
-		r, err := OpenSessionWith(path, Options{MaxLine: opt.MaxLine})
-		require.NoError(t, err)
-		defer r.Close()
-		var out, errs bytes.Buffer
-		c := dispatch.New(&out, adaptertest.Options(), dispatch.Options{Formats: []adapter.Format{Format()}, Forced: true, Stderr: &errs, MaxLine: opt.MaxLine})
-		require.NoError(t, c.Feed(r, path))
-		require.NoError(t, c.Close(nil))
-		adaptertest.RequireValid(t, out.Bytes())
+		_, stderr := convertSession(t, path, Options{MaxLine: opt.MaxLine})
 		// Every report of an unreadable line is at a line of the file.
 		lines := bytes.Count(data, []byte("\n")) + 1
-		for _, l := range strings.Split(strings.TrimSpace(errs.String()), "\n") {
+		for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
 			if l == "" || !strings.HasPrefix(l, path+":") {
 				continue
 			}
@@ -72,6 +62,5 @@ func FuzzSessionScan(f *testing.F) {
 				require.LessOrEqual(t, line, lines, l)
 			}
 		}
-		_, _ = io.Copy(io.Discard, r)
 	})
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -158,14 +157,8 @@ func TestTwoPassKeepsOnePassDialogs(t *testing.T) {
 		})
 	}
 	t.Run("zstd", func(t *testing.T) {
-		var z bytes.Buffer
-		zw, err := zstd.NewWriter(&z)
-		require.NoError(t, err)
-		_, err = zw.Write(read(t, testdata("print-mode-2.1.in.jsonl")))
-		require.NoError(t, err)
-		require.NoError(t, zw.Close())
 		path := filepath.Join(dir, "cold", "cf913de5-a0b1-431c-bfce-3ba285da4d5f.jsonl.zst")
-		adaptertest.Put(t, path, z.Bytes())
+		adaptertest.Put(t, path, adaptertest.Zstd(t, read(t, testdata("print-mode-2.1.in.jsonl"))))
 		in := only(t, filepath.Dir(path))
 		assert.Equal(t, path, in.Name)
 		assert.Equal(t, string(read(t, testdata("print-mode-2.1.out.jsonl"))), string(convert(t, in)))
@@ -281,11 +274,7 @@ func TestOpenReadsWhatTheFirstPassSaw(t *testing.T) {
 	adaptertest.Put(t, path, src)
 	r, err := claudesession.OpenSession(path)
 	require.NoError(t, err)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	require.NoError(t, err)
-	_, err = f.WriteString(userLine("99999999-0000-4000-8000-000000000001", "d00ffe68-1b2c-4d3e-8f4a-5b6c7d8e9f0a", "2026-01-15T17:40:00.000Z", `"LATE LINE"`) + "\n")
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
+	adaptertest.Append(t, path, userLine("99999999-0000-4000-8000-000000000001", "d00ffe68-1b2c-4d3e-8f4a-5b6c7d8e9f0a", "2026-01-15T17:40:00.000Z", `"LATE LINE"`)+"\n")
 	b, err := io.ReadAll(r)
 	require.NoError(t, err)
 	require.NoError(t, r.Close())

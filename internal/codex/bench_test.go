@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogcheck"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
@@ -57,13 +57,7 @@ func session(b *testing.B) (events []adapter.Event, size int64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, l := range lines {
-		size += int64(len(l)) + 1
-		if v, ok := jsonraw.Parse(l); ok {
-			events = append(events, adapter.Event{Value: v})
-		}
-	}
-	return events, size
+	return adaptertest.Events(lines)
 }
 
 // BenchmarkAdapter measures the adapter and the writer alone (no framing,
@@ -80,18 +74,9 @@ func BenchmarkAdapter(b *testing.B) {
 		b.Run("session-16MiB/"+c.name, func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
+			opt := dialog.Options{Clock: dialog.FixedClock{}, MaxText: c.maxText, MaxBytes: c.maxBytes}
 			for b.Loop() {
-				w := dialog.NewWriter(io.Discard, dialog.Options{Clock: dialog.FixedClock{}, MaxText: c.maxText, MaxBytes: c.maxBytes})
-				a := New(w)
-				for _, l := range lines {
-					w.BeginLine()
-					if err := a.Event(l); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := w.Close(a.Summary(), nil); err != nil {
-					b.Fatal(err)
-				}
+				adaptertest.ConvertEvents(b, Format(), opt, lines)
 			}
 		})
 	}
@@ -146,18 +131,9 @@ func BenchmarkAdapterRealLines(b *testing.B) {
 	}
 	b.SetBytes(size)
 	b.ReportAllocs()
+	opt := dialog.Options{Clock: dialog.FixedClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))}
 	for b.Loop() {
-		w := dialog.NewWriter(io.Discard, dialog.Options{Clock: dialog.FixedClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))})
-		a := New(w)
-		for _, ev := range events {
-			w.BeginLine()
-			if err := a.Event(ev); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := w.Close(a.Summary(), nil); err != nil {
-			b.Fatal(err)
-		}
+		adaptertest.ConvertEvents(b, Format(), opt, events)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(events)), "ns/line")
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,17 +20,6 @@ func fixture(t *testing.T, name string) []byte {
 	return b
 }
 
-func zstdOf(t *testing.T, plain []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw, err := zstd.NewWriter(&buf)
-	require.NoError(t, err)
-	_, err = zw.Write(plain)
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return buf.Bytes()
-}
-
 // TestInputsTree: a sessions tree, a day folder and a single rollout give
 // one input per rollout, cold .jsonl.zst ones decompressed, and nothing
 // that is not a rollout.
@@ -44,7 +32,7 @@ func TestInputsTree(t *testing.T) {
 	a := filepath.Join(day, "rollout-2026-11-30T16-59-10-01a22d65.jsonl")
 	b := filepath.Join(sessions, "2026", "11", "21", "rollout-2026-11-21T09-00-00-01a1.jsonl.zst")
 	adaptertest.Put(t, a, plain)
-	adaptertest.Put(t, b, zstdOf(t, cold))
+	adaptertest.Put(t, b, adaptertest.Zstd(t, cold))
 	// Not rollouts: a codex exec --json capture, a Claude session, notes.
 	adaptertest.Put(t, filepath.Join(day, "exec.jsonl"), []byte(`{"type":"thread.started","thread_id":"t1"}`+"\n"))
 	adaptertest.Put(t, filepath.Join(day, "claude.jsonl"), []byte(`{"parentUuid":null,"sessionId":"s","uuid":"u","type":"user","message":{"role":"user","content":"hi"}}`+"\n"))

@@ -95,19 +95,10 @@ func View(ctx context.Context, o ViewOptions, file string, streams *cli.Streams,
 		// What is not shown is counted, and said before the closing line.
 		unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.DefaultLimits()}}
 		err := followDialog(ctx, file, o.IdleTimeout, o.MaxText, stderr, conv.Live, func(line []byte, n int64) error {
-			if n > 0 {
-				unshown.LeftOut.LongLines++
-				unshown.LeftOut.LongBytes += n
-				return nil
+			if e, ok := unshown.ReadLine(line, n, red); ok {
+				return s.Add(e)
 			}
-			e, perr := dialogread.ParseLine(line, red)
-			if perr != nil {
-				if len(bytes.TrimSpace(line)) > 0 {
-					unshown.Skipped++
-				}
-				return nil
-			}
-			return s.Add(e)
+			return nil
 		})
 		if msg := unshown.Banner(); msg != "" {
 			s.Note(msg)

@@ -419,13 +419,8 @@ func ReadLimited(r io.Reader, red *Redactor, lim Limits) (*Dialog, error) {
 	lines := 0
 	err := eachLineCapped(r, lim.MaxLine, func(line []byte, long int64) error {
 		lines++
-		if long > 0 {
-			d.LeftOut.LongLines++
-			d.LeftOut.LongBytes += long
-			return nil
-		}
 		size := int64(len(line)) + 1
-		if d.LeftOut.Entries > 0 && !bytes.Contains(line, []byte(`"complete"`)) && !bytes.Contains(line, []byte(`"tool"`)) {
+		if long == 0 && d.LeftOut.Entries > 0 && !bytes.Contains(line, []byte(`"complete"`)) && !bytes.Contains(line, []byte(`"tool"`)) {
 			// Past the cap only the ending and tool results are kept: any
 			// other line is only told apart from one that is no entry,
 			// without decoding it.
@@ -438,11 +433,8 @@ func ReadLimited(r io.Reader, red *Redactor, lim Limits) (*Dialog, error) {
 			}
 			return nil
 		}
-		e, err := ParseLine(line, red)
-		if err != nil {
-			if len(bytes.TrimSpace(line)) > 0 {
-				d.Skipped++
-			}
+		e, ok := d.ReadLine(line, long, red)
+		if !ok {
 			return nil
 		}
 		e.Line = lines
@@ -455,6 +447,26 @@ func ReadLimited(r io.Reader, red *Redactor, lim Limits) (*Dialog, error) {
 		return nil
 	})
 	return d, err
+}
+
+// ReadLine parses a line of the dialog d for a reader that goes on past
+// what it cannot show: a line not read because it is long bytes over
+// MaxLine, or one that is no entry, is counted in d (LeftOut.LongLines
+// and LongBytes, Skipped; a blank line nowhere) and ok is false.
+func (d *Dialog) ReadLine(line []byte, long int64, red *Redactor) (e Entry, ok bool) {
+	if long > 0 {
+		d.LeftOut.LongLines++
+		d.LeftOut.LongBytes += long
+		return Entry{}, false
+	}
+	e, err := ParseLine(line, red)
+	if err != nil {
+		if len(bytes.TrimSpace(line)) > 0 {
+			d.Skipped++
+		}
+		return Entry{}, false
+	}
+	return e, true
 }
 
 // leaveOut counts an entry past the cap; the complete entry is kept, and a

@@ -1,26 +1,16 @@
 package dialogread_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // accepts -update
 )
-
-func readFile(t *testing.T, path string, red *dialogread.Redactor) *dialogread.Dialog {
-	t.Helper()
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	d, err := dialogread.Read(f, red)
-	require.NoError(t, err)
-	return d
-}
 
 func seqsOf(ns []*dialogread.Node) [][]int64 {
 	var out [][]int64
@@ -34,7 +24,7 @@ func seqsOf(ns []*dialogread.Node) [][]int64 {
 // Grep (parent_tool_id), 4 a main Bash, 5 Grep's result, 6 Bash's result,
 // 7 the subagent's message, 8 Agent's result.
 func TestMergeAndNest(t *testing.T) {
-	d := readFile(t, "../../testdata/claude/subagent-agent.out.jsonl", nil)
+	d := adaptertest.ReadDialog(t, "../../testdata/claude/subagent-agent.out.jsonl", nil)
 	require.Equal(t, 11, d.Count)
 	require.Equal(t, [][]int64{{0}, {1}, {2, 8}, {4, 6}, {9}, {10}}, seqsOf(d.Nodes))
 	agent := d.Nodes[2]

@@ -13,20 +13,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden"
 )
 
 // waitFor is generous: these tests check behaviour, never speed.
 const waitFor = 10 * time.Second
-
-func appendTo(t *testing.T, path, s string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	require.NoError(t, err)
-	_, err = f.WriteString(s)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
-}
 
 // lines reads r line by line in the background.
 func lines(r io.Reader) (<-chan string, <-chan error) {
@@ -74,6 +66,18 @@ func quiet(t *testing.T, ch <-chan string, d time.Duration) {
 	}
 }
 
+// growing makes a file that holds start, to be appended to, and opens it
+// for a reader (closed when the test ends).
+func growing(t *testing.T, start string) (path string, f *os.File) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "t.jsonl")
+	adaptertest.Append(t, path, start)
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	return path, f
+}
+
 // ended waits for the reading to end.
 func ended(t *testing.T, done <-chan error, what string) {
 	t.Helper()
@@ -89,19 +93,15 @@ func ended(t *testing.T, done <-chan error, what string) {
 // here depends on how fast the machine is: the reading has no time limit
 // and ends when its context is done.
 func TestReadsLinesAsTheyArrive(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "one\n")
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
+	path, f := growing(t, "one\n")
 	ctx, stop := context.WithCancel(context.Background())
 	r := New(ctx, f, Options{Poll: 5 * time.Millisecond})
 	got, done := lines(r)
 
 	assert.Equal(t, "one\n", next(t, got))
-	appendTo(t, path, "tw")
+	adaptertest.Append(t, path, "tw")
 	quiet(t, got, 50*time.Millisecond) // half a line waits for its end
-	appendTo(t, path, "o\n")
+	adaptertest.Append(t, path, "o\n")
 	assert.Equal(t, "two\n", next(t, got))
 	stop()
 	ended(t, done, "Stop")
@@ -111,11 +111,7 @@ func TestReadsLinesAsTheyArrive(t *testing.T) {
 // After Idle without new data the reading ends, and a cut last line is
 // returned as it is.
 func TestStopsWhenIdle(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "one\ncut")
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
+	_, f := growing(t, "one\ncut")
 	r := New(context.Background(), f, Options{Poll: 5 * time.Millisecond, Idle: 100 * time.Millisecond})
 	got, done := lines(r)
 	assert.Equal(t, "one\n", next(t, got))
@@ -127,11 +123,7 @@ func TestStopsWhenIdle(t *testing.T) {
 // Once Done says yes, the reading ends when the file has been quiet for
 // Grace.
 func TestStopsWhenDone(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "a\n")
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
+	_, f := growing(t, "a\n")
 	var finished atomic.Bool
 	r := New(context.Background(), f, Options{Poll: 5 * time.Millisecond, Grace: 10 * time.Millisecond, Done: finished.Load})
 	got, done := lines(r)
@@ -145,16 +137,12 @@ func TestStopsWhenDone(t *testing.T) {
 // Within Grace after Done says yes, lines still come: those written in the
 // same burst as the end. (Grace is long here, and the context ends the reading.)
 func TestGraceKeepsReadingAfterDone(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "a\n")
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
+	path, f := growing(t, "a\n")
 	ctx, stop := context.WithCancel(context.Background())
 	r := New(ctx, f, Options{Poll: 5 * time.Millisecond, Grace: time.Hour, Done: func() bool { return true }})
 	got, done := lines(r)
 	assert.Equal(t, "a\n", next(t, got))
-	appendTo(t, path, "trailing\n")
+	adaptertest.Append(t, path, "trailing\n")
 	assert.Equal(t, "trailing\n", next(t, got))
 	stop()
 	ended(t, done, "Stop")
@@ -162,11 +150,7 @@ func TestGraceKeepsReadingAfterDone(t *testing.T) {
 }
 
 func TestStopsOnTruncation(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "first line\n")
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
+	path, f := growing(t, "first line\n")
 	r := New(context.Background(), f, Options{Poll: 5 * time.Millisecond})
 	got, done := lines(r)
 	assert.Equal(t, "first line\n", next(t, got))
@@ -176,11 +160,7 @@ func TestStopsOnTruncation(t *testing.T) {
 }
 
 func TestStop(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	appendTo(t, path, "")
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
+	_, f := growing(t, "")
 	ctx, stop := context.WithCancel(context.Background())
 	r := New(ctx, f, Options{Poll: time.Hour}) // only the context can end the wait
 	_, done := lines(r)

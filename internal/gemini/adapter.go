@@ -309,14 +309,21 @@ func (a *Adapter) output() {
 // warning shows a non-fatal error of the stream.
 func (a *Adapter) warning(l jsonraw.Literal) {
 	a.sum.Warnings++
-	a.text.Reset()
-	a.text.Text(dialog.WarningPrefix)
+	a.w.Message(dialog.Message{Content: dialog.Lit(WarningText(&a.text, l))})
+}
+
+// WarningText is the text of a warning entry for Gemini CLI's error or
+// warning message l, built in b: "error" when l is empty. Both Gemini
+// formats (this one and its chat files) write their errors so.
+func WarningText(b *jsonraw.Builder, l jsonraw.Literal) jsonraw.Literal {
+	b.Reset()
+	b.Text(dialog.WarningPrefix)
 	if l.IsEmpty() {
-		a.text.Text("error")
+		b.Text("error")
 	} else {
-		a.text.Lit(l)
+		b.Lit(l)
 	}
-	a.w.Message(dialog.Message{Content: dialog.Lit(a.text.Literal())})
+	return b.Literal()
 }
 
 // notice is a warning the converter words itself.

@@ -964,15 +964,7 @@ func chatTokens(t jsonraw.Value) dialog.Tokens {
 
 // warning writes an error or warning record of the file.
 func (a *Adapter) warning(content jsonraw.Value, parent string) {
-	l := a.textOf(content)
-	a.text.Reset()
-	a.text.Text(dialog.WarningPrefix)
-	if l.IsEmpty() {
-		a.text.Text("error")
-	} else {
-		a.text.Lit(l)
-	}
-	a.warn(a.text.Literal(), parent)
+	a.warn(gemini.WarningText(&a.text, a.textOf(content)), parent)
 }
 
 // notice writes a warning the converter words itself.

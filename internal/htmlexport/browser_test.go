@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
 	"github.com/ssebench/sse-dialog-convert/internal/runstats"
@@ -246,6 +247,20 @@ func (b *browser) settle(t *testing.T) {
 	b.do(t, chromedp.Sleep(100*time.Millisecond))
 }
 
+// requireEveryEntry checks that the page b shows holds a block for every
+// block of the dialog at path (expectedBlocks) and an element for every
+// seq; name names the input in messages.
+func requireEveryEntry(t *testing.T, b *browser, path, name string) {
+	t.Helper()
+	seqs, blocks := expectedBlocks(t, path)
+	var got int
+	b.eval(t, `document.querySelectorAll('#timeline .entry').length`, &got)
+	require.Equal(t, blocks, got, "%s: blocks", name)
+	var missing []int64
+	b.eval(t, jsonInts(seqs)+`.filter(s => !document.getElementById('seq-' + s))`, &missing)
+	require.Empty(t, missing, "%s: seqs without an element", name)
+}
+
 // expectedBlocks reads a dialog file the way a reader of the protocol
 // would, without the package under test: every seq, and how many blocks
 // the page should show (every entry, less tool results merged into a call
@@ -276,11 +291,7 @@ func expectedBlocks(t *testing.T, path string) (seqs []int64, blocks int) {
 
 func exportFile(t *testing.T, dialogPath, dir string) string {
 	t.Helper()
-	f, err := os.Open(dialogPath)
-	require.NoError(t, err)
-	defer f.Close()
-	d, err := dialogread.Read(f, nil)
-	require.NoError(t, err)
+	d := adaptertest.ReadDialog(t, dialogPath, nil)
 	out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(dialogPath), ".jsonl")+".html")
 	var page bytes.Buffer
 	require.NoError(t, htmlexport.Write(&page, d, htmlexport.Options{Source: filepath.Base(dialogPath)}))
@@ -311,13 +322,7 @@ func TestBrowserEveryFixture(t *testing.T) {
 		page := exportFile(t, path, dir)
 		b.open(t, page, "")
 		requireClean(t, b, path)
-		seqs, blocks := expectedBlocks(t, path)
-		var got int
-		b.eval(t, `document.querySelectorAll('#timeline .entry').length`, &got)
-		require.Equal(t, blocks, got, "%s: blocks", path)
-		var missing []int64
-		b.eval(t, fmt.Sprintf(`%s.filter(s => !document.getElementById('seq-' + s))`, jsonInts(seqs)), &missing)
-		require.Empty(t, missing, "%s: seqs without an element", path)
+		requireEveryEntry(t, b, path, path)
 	}
 }
 
@@ -502,11 +507,7 @@ func TestBrowserIndexSortsFilters(t *testing.T) {
 	dir := t.TempDir()
 	var runs []htmlexport.Run
 	for i, p := range []string{"../../testdata/view/showcase.dialog.jsonl", "../../testdata/claude/tool-result-shapes.out.jsonl", "../../testdata/codex/file-change.out.jsonl"} {
-		f, err := os.Open(p)
-		require.NoError(t, err)
-		d, err := dialogread.Read(f, nil)
-		f.Close()
-		require.NoError(t, err)
+		d := adaptertest.ReadDialog(t, p, nil)
 		row := runstats.FromDialog(d, p)
 		runs = append(runs, htmlexport.Run{Href: fmt.Sprintf("run%d.html", i), Source: filepath.Base(p), Init: d.Init.Init, Summary: d.Summary(), Stats: &row})
 		exportFile(t, p, dir)

@@ -6,13 +6,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	_ "github.com/ssebench/sse-dialog-convert/internal/golden" // accepts -update
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
@@ -21,11 +21,7 @@ import (
 
 func page(t *testing.T, dialogPath string, red *dialogread.Redactor) string {
 	t.Helper()
-	f, err := os.Open(dialogPath)
-	require.NoError(t, err)
-	defer f.Close()
-	d, err := dialogread.Read(f, red)
-	require.NoError(t, err)
+	d := adaptertest.ReadDialog(t, dialogPath, red)
 	var b bytes.Buffer
 	require.NoError(t, htmlexport.Write(&b, d, htmlexport.Options{Source: "x"}))
 	return b.String()
@@ -152,11 +148,7 @@ func TestTimesOfTheConversionAreUnknown(t *testing.T) {
 // The index has the stats command's columns, in its order (its CSV header
 // names them), but the run first, and the task before the first prompt.
 func TestIndexHasTheStatsColumns(t *testing.T) {
-	f, err := os.Open("../../testdata/view/showcase.dialog.jsonl")
-	require.NoError(t, err)
-	defer f.Close()
-	d, err := dialogread.Read(f, nil)
-	require.NoError(t, err)
+	d := adaptertest.ReadDialog(t, "../../testdata/view/showcase.dialog.jsonl", nil)
 	row := runstats.FromDialog(d, "showcase")
 	rep, err := runstats.NewReport([]runstats.Row{row}, "")
 	require.NoError(t, err)

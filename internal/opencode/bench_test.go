@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,9 +11,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
-	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
 // benchStreams are the fixtures' events, run lines and bus events apart,
@@ -67,31 +65,15 @@ func BenchmarkAdapter(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, kind := range []string{"run", "bus"} {
-		var events []adapter.Event
-		var size int64
-		for _, l := range streams[kind] {
-			size += int64(len(l)) + 1
-			v, ok := jsonraw.Parse(l)
-			if !ok {
-				b.Fatal("not JSON")
-			}
-			events = append(events, adapter.Event{Value: v})
+		events, size := adaptertest.Events(streams[kind])
+		if len(events) != len(streams[kind]) {
+			b.Fatal("not JSON")
 		}
 		b.Run(kind, func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
-				w := dialog.NewWriter(io.Discard, dialog.Options{Clock: dialog.FixedClock{}})
-				a := New(w)
-				for _, ev := range events {
-					w.BeginLine()
-					if err := a.Event(ev); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := w.Close(a.Summary(), nil); err != nil {
-					b.Fatal(err)
-				}
+				adaptertest.ConvertEvents(b, Format(), dialog.Options{Clock: dialog.FixedClock{}}, events)
 			}
 		})
 		b.Run(kind+"/floor-gjson-valid", func(b *testing.B) {

@@ -88,28 +88,29 @@ func Failed(file string, err error) Row {
 	return Row{File: file, Runs: 1, Err: err.Error()}
 }
 
+// addKnown is the sum of a figure that may be unknown (nil): nil only
+// when both are; a fresh pointer, so that no row shares its figure.
+func addKnown[N int64 | float64](sum, v *N) *N {
+	if v == nil {
+		return sum
+	}
+	n := *v
+	if sum != nil {
+		n += *sum
+	}
+	return &n
+}
+
 // add adds run's figures to the sum s.
 func (s *Row) add(run Row) {
 	s.Runs += run.Runs
 	s.Turns += run.Turns
-	if run.DurationMS != nil {
-		d := *run.DurationMS
-		if s.DurationMS != nil {
-			d += *s.DurationMS
-		}
-		s.DurationMS = &d
-	}
+	s.DurationMS = addKnown(s.DurationMS, run.DurationMS)
 	s.In += run.In
 	s.Out += run.Out
 	s.CacheRead += run.CacheRead
 	s.CacheWrite += run.CacheWrite
-	if run.CostUSD != nil {
-		c := *run.CostUSD
-		if s.CostUSD != nil {
-			c += *s.CostUSD
-		}
-		s.CostUSD = &c
-	}
+	s.CostUSD = addKnown(s.CostUSD, run.CostUSD)
 	s.Tools += run.Tools
 	s.ToolErrors += run.ToolErrors
 	s.Warnings += run.Warnings
@@ -414,8 +415,8 @@ func oneLine(s string, n int) string {
 // who want the most expensive or slowest runs on top.
 func SortBy(rows []Row, key string) error {
 	less := map[string]func(a, b Row) int{
-		"cost":     func(a, b Row) int { return cmp.Compare(ptr(b.CostUSD), ptr(a.CostUSD)) },
-		"duration": func(a, b Row) int { return cmp.Compare(ptrI(b.DurationMS), ptrI(a.DurationMS)) },
+		"cost":     func(a, b Row) int { return cmp.Compare(orUnknown(b.CostUSD), orUnknown(a.CostUSD)) },
+		"duration": func(a, b Row) int { return cmp.Compare(orUnknown(b.DurationMS), orUnknown(a.DurationMS)) },
 		"tokens":   func(a, b Row) int { return cmp.Compare(b.In+b.Out, a.In+a.Out) },
 		"turns":    func(a, b Row) int { return cmp.Compare(b.Turns, a.Turns) },
 		"errors":   func(a, b Row) int { return cmp.Compare(b.ToolErrors, a.ToolErrors) },
@@ -428,16 +429,10 @@ func SortBy(rows []Row, key string) error {
 	return nil
 }
 
-func ptr(f *float64) float64 {
-	if f == nil {
+// orUnknown is *v, or -1 (below every figure) when v is nil (unknown).
+func orUnknown[N int64 | float64](v *N) N {
+	if v == nil {
 		return -1
 	}
-	return *f
-}
-
-func ptrI(i *int64) int64 {
-	if i == nil {
-		return -1
-	}
-	return *i
+	return *v
 }

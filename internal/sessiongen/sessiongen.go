@@ -496,16 +496,7 @@ func (g *gen) toolResult(l []byte, p string, b gjson.Result, name string, only b
 			g.edits = append(g.edits, edit{at: bytes.LastIndexByte(l, '}'), val: file})
 		}
 	case "Bash":
-		var n int
-		switch u := g.r.IntN(20); {
-		case u < 11:
-			n = g.logSize(40, 2000)
-		case u < 18:
-			n = g.logSize(2000, 20000)
-		default:
-			n = g.logSize(20000, 100000)
-		}
-		out := g.text(kindLog, n, false, false)
+		out := g.text(kindLog, g.outputSize(40, 11), false, false)
 		g.replace(gjson.GetBytes(l, p+".content"), out)
 		if only {
 			if s := gjson.GetBytes(l, "tool_use_result.stdout"); s.Type == gjson.String {
@@ -536,16 +527,7 @@ func (g *gen) codexLine(out, src []byte, ids map[string]string, items *int) []by
 	switch gjson.GetBytes(l, "item.type").Str {
 	case "command_execution":
 		if completed {
-			var n int
-			switch u := g.r.IntN(20); {
-			case u < 10:
-				n = g.logSize(20, 2000)
-			case u < 18:
-				n = g.logSize(2000, 20000)
-			default:
-				n = g.logSize(20000, 100000)
-			}
-			g.replace(gjson.GetBytes(l, "item.aggregated_output"), g.text(kindLog, n, false, false))
+			g.replace(gjson.GetBytes(l, "item.aggregated_output"), g.text(kindLog, g.outputSize(20, 10), false, false))
 		}
 	case "reasoning":
 		if t := gjson.GetBytes(l, "item.text"); t.Str != "" {

@@ -40,6 +40,20 @@ func (g *textGen) logSize(lo, hi int) int {
 	return int(float64(lo) * math.Pow(float64(hi)/float64(lo), g.r.Float64()))
 }
 
+// outputSize draws the size of a command's output: of 20 draws, those
+// below short are short (least to 2,000 bytes), those below 18 medium (to
+// 20,000), the rest long (to 100,000).
+func (g *textGen) outputSize(least, short int) int {
+	switch u := g.r.IntN(20); {
+	case u < short:
+		return g.logSize(least, 2000)
+	case u < 18:
+		return g.logSize(2000, 20000)
+	default:
+		return g.logSize(20000, 100000)
+	}
+}
+
 // literal appends a JSON string literal of about n bytes (quotes and
 // escapes included) of kind k. With numbered set, code lines carry Read's
 // line numbers ("     1→"); plain, if not nil, receives the same text

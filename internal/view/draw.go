@@ -1,7 +1,6 @@
 package view
 
 import (
-	"bytes"
 	"io"
 
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
@@ -303,19 +302,10 @@ func DrawFrom(w io.Writer, r io.Reader, red *dialogread.Redactor, maxLine int, o
 	d := NewDrawer(w, opt, hold)
 	unshown := dialogread.Dialog{LeftOut: dialogread.LeftOut{Limits: dialogread.Limits{MaxLine: maxLine}}}
 	err := dialogread.EachLineCapped(r, maxLine, func(line []byte, long int64) error {
-		if long > 0 {
-			unshown.LeftOut.LongLines++
-			unshown.LeftOut.LongBytes += long
-			return nil
+		if e, ok := unshown.ReadLine(line, long, red); ok {
+			return d.Add(e, len(line))
 		}
-		e, perr := dialogread.ParseLine(line, red)
-		if perr != nil {
-			if len(bytes.TrimSpace(line)) > 0 {
-				unshown.Skipped++
-			}
-			return nil
-		}
-		return d.Add(e, len(line))
+		return nil
 	})
 	if err != nil {
 		return err

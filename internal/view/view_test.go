@@ -13,25 +13,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/golden"
 	"github.com/ssebench/sse-dialog-convert/internal/view"
 )
 
-func read(t *testing.T, path string) *dialogread.Dialog {
-	t.Helper()
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	d, err := dialogread.Read(f, nil)
-	require.NoError(t, err)
-	return d
-}
-
 func render(t *testing.T, path string, opt view.Options) string {
 	t.Helper()
 	var b bytes.Buffer
-	require.NoError(t, view.Render(&b, read(t, path), opt))
+	require.NoError(t, view.Render(&b, adaptertest.ReadDialog(t, path, nil), opt))
 	return b.String()
 }
 

@@ -1,6 +1,8 @@
 package mockmodel
 
 import (
+	"cmp"
+	"maps"
 	"net/http"
 	"time"
 )
@@ -28,10 +30,7 @@ func asFunction(p part) part {
 // anthropic answers a Messages request: one content block per part, each
 // streamed as start, deltas and stop.
 func anthropic(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
-	model := text(body["model"])
-	if model == "" {
-		model = "claude-mock"
-	}
+	model := cmp.Or(text(body["model"]), "claude-mock")
 	var content []obj
 	for _, p := range parts {
 		p = asFunction(p)
@@ -94,10 +93,7 @@ func anthropic(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
 
 // responses answers a Responses request: one output item per part.
 func responses(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
-	model := text(body["model"])
-	if model == "" {
-		model = "gpt-mock"
-	}
+	model := cmp.Or(text(body["model"]), "gpt-mock")
 	var output []obj
 	for _, p := range parts {
 		switch p.kind {
@@ -131,19 +127,13 @@ func responses(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
 		seq++
 		ev.send(o["type"].(string), o)
 	}
-	pending := obj{}
-	for k, v := range full {
-		pending[k] = v
-	}
+	pending := maps.Clone(full)
 	pending["status"], pending["output"], pending["usage"] = "in_progress", []obj{}, nil
 	send(obj{"type": "response.created", "response": pending})
 	send(obj{"type": "response.in_progress", "response": pending})
 	for oi, it := range output {
 		id := it["id"]
-		added := obj{}
-		for k, v := range it {
-			added[k] = v
-		}
+		added := maps.Clone(it)
 		switch it["type"] {
 		case "reasoning":
 			added["summary"] = []obj{}
@@ -168,21 +158,9 @@ func responses(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
 			send(with(at, obj{"type": "response.output_text.done", "text": textPart["text"], "logprobs": []obj{}}))
 			send(with(at, obj{"type": "response.content_part.done", "part": textPart}))
 		case "custom_tool_call":
-			added["status"], added["input"] = "in_progress", ""
-			send(obj{"type": "response.output_item.added", "output_index": oi, "item": added})
-			at := obj{"item_id": id, "output_index": oi}
-			for _, piece := range chunks(it["input"].(string), chunk) {
-				send(with(at, obj{"type": "response.custom_tool_call_input.delta", "delta": piece}))
-			}
-			send(with(at, obj{"type": "response.custom_tool_call_input.done", "input": it["input"]}))
+			sendCallInput(send, it, added, oi, chunk, "input", "response.custom_tool_call_input")
 		case "function_call":
-			added["status"], added["arguments"] = "in_progress", ""
-			send(obj{"type": "response.output_item.added", "output_index": oi, "item": added})
-			at := obj{"item_id": id, "output_index": oi}
-			for _, piece := range chunks(it["arguments"].(string), chunk) {
-				send(with(at, obj{"type": "response.function_call_arguments.delta", "delta": piece}))
-			}
-			send(with(at, obj{"type": "response.function_call_arguments.done", "arguments": it["arguments"]}))
+			sendCallInput(send, it, added, oi, chunk, "arguments", "response.function_call_arguments")
 		}
 		send(obj{"type": "response.output_item.done", "output_index": oi, "item": it})
 	}
@@ -190,14 +168,23 @@ func responses(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
 }
 
 // with adds o's members to a copy of base.
+// sendCallInput streams the tool call item it of the Responses API at
+// output index oi, whose input is the string it[key]: the item added
+// (with key empty), the input in deltas of chunk runes, then whole; the
+// events are typed event+".delta" and event+".done".
+func sendCallInput(send func(obj), it, added obj, oi, chunk int, key, event string) {
+	added["status"], added[key] = "in_progress", ""
+	send(obj{"type": "response.output_item.added", "output_index": oi, "item": added})
+	at := obj{"item_id": it["id"], "output_index": oi}
+	for _, piece := range chunks(it[key].(string), chunk) {
+		send(with(at, obj{"type": event + ".delta", "delta": piece}))
+	}
+	send(with(at, obj{"type": event + ".done", key: it[key]}))
+}
+
 func with(base, o obj) obj {
-	out := obj{}
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range o {
-		out[k] = v
-	}
+	out := maps.Clone(base)
+	maps.Copy(out, o)
 	return out
 }
 
@@ -205,10 +192,7 @@ func with(base, o obj) obj {
 // deltas, tool call deltas, the finish reason, then a usage chunk and
 // [DONE].
 func chat(w http.ResponseWriter, body obj, parts []part, in, chunk int) {
-	model := text(body["model"])
-	if model == "" {
-		model = "gpt-mock"
-	}
+	model := cmp.Or(text(body["model"]), "gpt-mock")
 	var reasoning, content string
 	var calls []part
 	for _, p := range parts {
