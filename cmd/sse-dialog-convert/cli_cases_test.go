@@ -308,6 +308,10 @@ func usageCases() []cliCase {
 			stdout: []check{has(`[image image/png 73 bytes: images not carried (--max-image 0)]`), lacks("data:image/png;base64")}},
 		cliCase{name: "--max-image carries images within the cap", args: []string{"-o", "-", "--max-image", "1k", "../../testdata/claude/tool-result-images.in.jsonl"},
 			stdout: []check{has(`![image/png 73 bytes](data:image/png;base64,iVBORw0KGgo`), lacks("images not carried")}},
+		// stats converts with images carried (as export does): its prompt
+		// column names them, never their base64.
+		cliCase{name: "stats: a prompt's image is named, not its data", args: []string{"stats", "--format", "csv", "../../testdata/claude-session/open-call-at-end.in.jsonl"},
+			stdout: []check{has("what is in this screenshot? [image image/png 70 bytes]"), lacks("](data:")}},
 		cliCase{name: "--max-image: a larger image is a placeholder naming the cap", args: []string{"-o", "-", "--max-image", "64", "../../testdata/claude/tool-result-images.in.jsonl"},
 			stdout: []check{has(`[image image/png 73 bytes: over the 64 bytes image cap (--max-image)]`), lacks("data:image/png;base64")}},
 	)

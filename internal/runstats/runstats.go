@@ -68,7 +68,7 @@ func FromDialog(d *dialogread.Dialog, file string) Row {
 		r.In, r.Out, r.CacheRead, r.CacheWrite = t.In, t.Out, t.CacheRead, t.CacheWrite
 	}
 	if d.Prompt != nil {
-		r.Prompt = oneLine(d.Prompt.Content, promptRunes)
+		r.Prompt = oneLine(dialogread.HideImages(d.Prompt.Content), promptRunes)
 	}
 	var walk func([]*dialogread.Node)
 	walk = func(ns []*dialogread.Node) {

@@ -447,9 +447,7 @@ func (r *Renderer) cleanOutput(s string) string { return clean(s, r.controls, tr
 const OverwrittenMark = "␍"
 
 func clean(s string, controls func() *regexp.Regexp, overwrite bool) string {
-	if strings.Contains(s, dataImage) {
-		s = hideImages(s)
-	}
+	s = dialogread.HideImages(s)
 	if strings.Contains(s, "\r") {
 		lines := strings.Split(s, "\n")
 		for i, l := range lines {
@@ -485,36 +483,4 @@ func hasControl(s string) bool {
 		}
 	}
 	return false
-}
-
-// dataImage is where a Markdown image with a data: URL starts its URL.
-const dataImage = "](data:"
-
-// hideImages replaces each Markdown image whose URL is a data: URL (an
-// image the dialog carries, see dialog.Image) with [image ALT]: a
-// terminal draws no picture, and base64 is nobody's text.
-func hideImages(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, dataImage)
-		if i < 0 {
-			break
-		}
-		start := strings.LastIndex(s[:i], "![")
-		end := strings.IndexByte(s[i:], ')')
-		if start < 0 || end < 0 || strings.ContainsAny(s[start+2:i], "]\n") || strings.ContainsAny(s[i:i+end], " \t\n") {
-			b.WriteString(s[:i+len(dataImage)]) // not an image: kept as it is
-			s = s[i+len(dataImage):]
-			continue
-		}
-		alt := s[start+2 : i]
-		if alt == "" {
-			alt = "data"
-		}
-		b.WriteString(s[:start])
-		b.WriteString("[image " + alt + "]")
-		s = s[i+end+1:]
-	}
-	b.WriteString(s)
-	return b.String()
 }
