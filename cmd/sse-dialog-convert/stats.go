@@ -126,7 +126,7 @@ func runStats(ctx context.Context, o statsOptions, args []string, c conversions,
 // converted in memory.
 func (c conversions) statsRow(ctx context.Context, run inputs.Run, stdin io.Reader, stderr io.Writer) runstats.Row {
 	name := run.File
-	var r io.Reader
+	var r io.ReadCloser
 	var err error
 	if run.Source != nil {
 		name = run.Source.Name
@@ -141,6 +141,11 @@ func (c conversions) statsRow(ctx context.Context, run inputs.Run, stdin io.Read
 		return runstats.Failed(name, err)
 	}
 	d, err := dialogread.Read(r, nil)
+	// Close ends the reading (the file, the conversion) at once, not when
+	// the collector gets to it, and says what failed first.
+	if cerr := r.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return runstats.Failed(name, err)
 	}
