@@ -68,7 +68,7 @@ func (o *convertOptions) jobCount() int {
 	return o.jobs
 }
 
-// sourceJobs is how many FILEs sources asks at a time: --jobs for a batch,
+// sourceJobs is how many FILEs inputs.Sources asks at a time: --jobs for a batch,
 // but no more than there are CPUs (each asker holds a file open and a read
 // buffer of 256 KiB, and asking is mostly CPU work); one for one dialog (its
 // FILEs are few, and a stream's legs).

@@ -13,7 +13,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/command"
 	"github.com/ssebench/sse-dialog-convert/internal/convert"
-	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/inputs"
 )
 
@@ -199,10 +198,7 @@ func runRun(ctx context.Context, o runOptions, argv []string, stdin io.Reader, s
 		a.Transcript = o.transcriptPath()
 	}
 	a.Writes = func() []command.OpenFile { return o.writes(s.Out, stdout) }
-	s.Feed = func(ctx context.Context, conv *dispatch.Converter) convert.Fed {
-		f := a.Feed(ctx, conv)
-		return convert.Fed{Code: f.Code, Ending: f.Ending, Errs: f.Errs, OutErr: f.OutErr, Whole: f.Whole}
-	}
+	s.Feed = a.Feed
 	_, err = convert.New(s).Run(ctx)
 	return err
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// parseSeconds reads a duration given as plain seconds ("1800", "0.5"), as
+// ParseSeconds reads a duration given as plain seconds ("1800", "0.5"), as
 // $TIMEOUT and most shell tools give it, or as a Go duration ("30m").
 func ParseSeconds(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)

@@ -26,7 +26,7 @@ func sizeUnit(s string) (num string, unit int64) {
 	return strings.TrimSpace(s[:len(lower)-1]), 1 << shift
 }
 
-// parseSize reads a size: a whole number of bytes, or one followed by k,
+// ParseSize reads a size: a whole number of bytes, or one followed by k,
 // M or G. Negative numbers pass (-1 means no cap where a flag says so).
 func ParseSize(s string) (int64, error) {
 	num, unit := sizeUnit(strings.TrimSpace(s))
@@ -41,7 +41,7 @@ func ParseSize(s string) (int64, error) {
 	return n * unit, nil
 }
 
-// SizeValue is a size flag (parseSize) of an int or int64 option.
+// SizeValue is a size flag (ParseSize) of an int or int64 option.
 type SizeValue[T ~int | ~int64] struct{ P *T }
 
 func (v SizeValue[T]) Set(s string) error {

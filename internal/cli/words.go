@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// wasWere is "1 input line was" or "3 input lines were".
+// WasWere is "1 input line was" or "3 input lines were".
 func WasWere(n int, word string) string {
 	if n == 1 {
 		return Plural(n, word) + " was"
@@ -21,7 +21,7 @@ func WasWere(n int, word string) string {
 	return Plural(n, word) + " were"
 }
 
-// unwrapPath drops the path of an *os.PathError, for messages that name it already.
+// UnwrapPath drops the path of an *os.PathError, for messages that name it already.
 func UnwrapPath(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -30,7 +30,7 @@ func UnwrapPath(err error) error {
 	return err
 }
 
-// displayPath names an output path: "-" is stdout.
+// DisplayPath names an output path: "-" is stdout.
 func DisplayPath(p string) string {
 	if p == "-" {
 		return "stdout"
@@ -38,7 +38,7 @@ func DisplayPath(p string) string {
 	return QuoteName(p)
 }
 
-// quoteName is a file name as a message shows it: as it is when every
+// QuoteName is a file name as a message shows it: as it is when every
 // character of it shows as itself, else quoted with Go's escapes, so that
 // a name holding escape sequences, control characters, bidi controls or
 // bytes that are not UTF-8 cannot write to the terminal (a name such as
@@ -53,7 +53,7 @@ func QuoteName(p string) string {
 	return p
 }
 
-// terminalSafe is a message with what must not reach a terminal escaped:
+// TerminalSafe is a message with what must not reach a terminal escaped:
 // control characters but newline and tab, DEL, C1 controls, format
 // characters (bidi controls, zero-width ones) and bytes that are not
 // UTF-8, each as its Go escape. Every diagnostic passes through it, names
@@ -87,7 +87,7 @@ func TerminalSafe(msg string) string {
 	return b.String()
 }
 
-// unsafeRune reports whether terminalSafe escapes c.
+// unsafeRune reports whether TerminalSafe escapes c.
 func unsafeRune(c rune) bool {
 	switch {
 	case c == '\n', c == '\t':
@@ -98,7 +98,7 @@ func unsafeRune(c rune) bool {
 	return c >= 0x80 && unicode.Is(unicode.Cf, c)
 }
 
-// firstOf returns the first value that is not empty.
+// FirstOf returns the first value that is not empty.
 func FirstOf(vals ...string) string {
 	for _, v := range vals {
 		if v != "" {
@@ -108,7 +108,7 @@ func FirstOf(vals ...string) string {
 	return ""
 }
 
-// plural is "1 entry", "2 entries", "3 files".
+// Plural is "1 entry", "2 entries", "3 files".
 func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
@@ -119,7 +119,7 @@ func Plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-// isTerminal reports whether a stream is a terminal: a character device
+// IsTerminal reports whether a stream is a terminal: a character device
 // other than /dev/null (which scripts redirect to and from).
 func IsTerminal(stream any) bool {
 	f, ok := stream.(*os.File)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ssebench/sse-dialog-convert/internal/agentrun"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
+	"github.com/ssebench/sse-dialog-convert/internal/convert"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
@@ -61,21 +62,13 @@ type OpenFile struct {
 	Info os.FileInfo
 }
 
-// Fed is how a feed ended: the job's verdict is made from it.
-type Fed struct {
-	Code   int            // the exit status it asks for (the agent's)
-	Ending *dialog.Ending // how the dialog ends, when not as its stream says
-	Errs   []error        // what went wrong reading, told after the dialog is closed
-	OutErr error          // the dialog could not be written
-	Whole  bool           // the input was read to its end: a wrong format is told
-}
-
 // Feed starts the agent and converts its output with conv, until the
-// agent is gone; ctx done stops it (agentrun.Run).
-func (a *Agent) Feed(ctx context.Context, conv *dispatch.Converter) Fed {
+// agent is gone; ctx done stops it (agentrun.Run). It is run's
+// convert.Feed.
+func (a *Agent) Feed(ctx context.Context, conv *dispatch.Converter) convert.Fed {
 	if ctx.Err() != nil { // stopped before the agent started: do not start it
 		s := cli.StopOf(ctx)
-		return Fed{Code: s.ExitCode(), Ending: s.Ending()}
+		return convert.Fed{Code: s.ExitCode(), Ending: s.Ending()}
 	}
 	var transcript *os.File
 	tpath := a.Transcript
@@ -89,7 +82,7 @@ func (a *Agent) Feed(ctx context.Context, conv *dispatch.Converter) Fed {
 			} else {
 				err = fmt.Errorf("cannot write the transcript: %w", err)
 			}
-			return Fed{Code: code, Errs: []error{err}, Ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: err.Error()}}
+			return convert.Fed{Code: code, Errs: []error{err}, Ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: err.Error()}}
 		}
 		defer transcript.Close() // for the early returns; closed and checked below
 	}
@@ -130,10 +123,10 @@ func (a *Agent) Feed(ctx context.Context, conv *dispatch.Converter) Fed {
 	res, err := agentrun.Run(ctx, cfg, func(r io.Reader) { feedErr = conv.Feed(r, "<agent stdout>") })
 	var se *agentrun.StartError
 	if errors.As(err, &se) {
-		return Fed{Code: se.ExitCode(), Errs: []error{se}, Ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: se.Error()}}
+		return convert.Fed{Code: se.ExitCode(), Errs: []error{se}, Ending: &dialog.Ending{Status: dialog.StatusError, Reason: reasonNotStarted, Message: se.Error()}}
 	}
 	if err != nil {
-		return Fed{Code: 1, Errs: []error{err}}
+		return convert.Fed{Code: 1, Errs: []error{err}}
 	}
 
 	if transcript != nil {
@@ -141,11 +134,11 @@ func (a *Agent) Feed(ctx context.Context, conv *dispatch.Converter) Fed {
 			res.TranscriptErr = cerr
 		}
 	}
-	f := Fed{Whole: res.Cause == agentrun.Exited}
+	f := convert.Fed{Whole: res.Cause == agentrun.Exited}
 	f.Code, f.Ending = judge(res, conv)
 	if res.TranscriptErr != nil {
 		f.Errs = append(f.Errs, fmt.Errorf("writing the transcript to %s: %w", tpath, cli.UnwrapPath(res.TranscriptErr)))
-		f.Code = failCode(f.Code, 1)
+		f.Code = convert.FailCode(f.Code, 1)
 	}
 	var oe *dispatch.OutputError
 	switch {
@@ -154,7 +147,7 @@ func (a *Agent) Feed(ctx context.Context, conv *dispatch.Converter) Fed {
 	case feedErr != nil:
 		// Reading a pipe fails only if something is badly wrong; say so.
 		f.Errs = append(f.Errs, fmt.Errorf("reading the agent's output: %w", feedErr))
-		f.Code = failCode(f.Code, 1)
+		f.Code = convert.FailCode(f.Code, 1)
 	}
 	return f
 }
@@ -211,13 +204,4 @@ func openTranscript(path string, writes []OpenFile) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
-}
-
-// failCode is the exit status when something of ours failed with ours:
-// the agent's, unless that is 0.
-func failCode(code, ours int) int {
-	if code == 0 {
-		return ours
-	}
-	return code
 }

@@ -352,9 +352,8 @@ func ReadInputs(conv *dispatch.Converter, ins []*inputs.Input) Fed {
 // readSize is the read buffer the job's inputs need: as much as the
 // largest of them, between 16 KiB and the default; the default for a
 // stream, a feed or inputs of unknown size. A batch of small files then
-// allocates little per file: a 256 KiB buffer each, and as much again for
-// the dialog, were 97% of the memory a batch of 1,000 files of 9 KB
-// allocated, and the collector's work that came with it.
+// allocates little per file, instead of a 256 KiB buffer each (and as much
+// again for the dialog), which would be most of what it allocates.
 func (j *Job) readSize() int {
 	if j.feed != nil || len(j.inputs) == 0 {
 		return 0

@@ -141,8 +141,8 @@ type cutter struct {
 	b       *budget
 	maxText int
 	// share is shareLater until a string long enough to cut needs it
-	// (most entries have none: the division in budget.share was 0.5% of
-	// converting short Codex lines); message says which share it is.
+	// (most entries have none, and skip budget.share's division); message
+	// says which share it is.
 	share   int64
 	message bool
 	used    int64

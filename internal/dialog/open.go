@@ -5,9 +5,8 @@ import "slices"
 // openCalls holds the calls started and not ended, by source id. The call
 // started last is held apart from the map: a call's end mostly comes before
 // the next call starts (a command, then its output), and then neither its
-// start nor its end touches the map (their four map operations were 1% of
-// converting short Codex lines). A source id started again while open is
-// rare and kept apart too (stacked).
+// start nor its end touches the map. A source id started again while open
+// is rare and kept apart too (stacked).
 type openCalls struct {
 	newest    openTool // the call started last, when hasNewest
 	newestSrc string

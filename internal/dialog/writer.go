@@ -163,8 +163,8 @@ type Writer struct {
 	srcSeen  bool
 	firstSrc time.Time
 	lastSrc  time.Time
-	// seqText is seq in decimal, counted up with it: formatting it anew
-	// for each entry was 1% of converting short Codex lines.
+	// seqText is seq in decimal, counted up with it rather than formatted
+	// anew for each entry.
 	seqText decimal
 
 	budget budget
@@ -747,8 +747,8 @@ func appendParentID(b []byte, id string) []byte {
 
 // appendToolHead appends a tool entry's id, name and status. The start of
 // a call escapes its id and name, and notes whether they needed it: the
-// entry that ends the call then copies them as they stand (escaping was
-// 2% of converting short Codex lines).
+// entry that ends the call then copies them as they stand, unescaped
+// again.
 func appendToolHead(b []byte, t *openTool, status string) []byte {
 	b = append(b, `,"tool_id":"`...)
 	if t.plain {
