@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
@@ -157,6 +158,9 @@ func (j *Job) open(ctx context.Context) (_ *dispatch.Converter, stopped bool, _ 
 	copt.Stderr, copt.Tee = j.stderr, j.tee
 	copt.ReadSize = j.readSize()
 	wopt := j.wopt
+	if wopt.Progress == nil {
+		wopt.Progress = j.countInputs()
+	}
 	if wopt.Warn == nil {
 		// The writer warns under the converter's lock, as dispatch reports.
 		about := cli.DisplayPath(j.out.path)
@@ -366,6 +370,44 @@ func (j *Job) readSize() int {
 		largest = max(largest, in.Info.Size())
 	}
 	return int(min(max(largest+1, 16<<10), frame.DefaultReadSize))
+}
+
+// countInputs counts the bytes read from the job's inputs when every one
+// is a saved file the job reads itself, of known size, and returns the
+// fraction read (dialog.Options.Progress); nil otherwise (standard input,
+// a pipe, a feed, a session a format opens and merges on its own). The
+// count is of the file's bytes, before decompression, so it compares with
+// its size. Each input's read-ahead counts as unread until its end: the
+// fraction stays below 1 while a buffer may still hold entries.
+func (j *Job) countInputs() func() float64 {
+	if j.feed != nil || len(j.inputs) == 0 {
+		return nil
+	}
+	var total int64
+	for _, in := range j.inputs {
+		if !in.Stream || in.Stdin || in.R == nil || in.Info == nil || !in.Info.Mode().IsRegular() {
+			return nil
+		}
+		total += in.Info.Size() + frame.DefaultReadSize
+	}
+	read := new(atomic.Int64)
+	for _, in := range j.inputs {
+		in.R = &countingReader{r: in.R, n: read}
+	}
+	return func() float64 { return float64(read.Load()) / float64(total) }
+}
+
+// countingReader adds the bytes each Read returns to n (the job's reader
+// and a stop's closing of the dialog may both look).
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(int64(k))
+	return k, err
 }
 
 func feedInput(conv *dispatch.Converter, in *inputs.Input) error {

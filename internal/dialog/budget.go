@@ -28,7 +28,12 @@ import (
 //   - Nothing may take the file past the budget less the reserves.
 //   - The pace: an entry may take at most 1/(2n) of what is left, n the
 //     entries written so far, as if twice as many entries were still to
-//     come. Its text is cut to fit (the strings of args, results,
+//     come. When the input's size is known (Options.Progress: a saved
+//     file, read fraction p), it may take more: what is left beyond what
+//     the rest of the input is projected to need, paceMargin times the
+//     n·(1−p)/p entries still to come at the average size so far, and
+//     never less than 1/(2n). A saved session that fits is then not cut
+//     by the pace, and one that does not is cut no sooner. Its text is cut to fit (the strings of args, results,
 //     messages); when even a cut marker does not fit, a tool's args are
 //     left out ("args_cut": true) and its result or error text too
 //     ("result_cut" / "error_cut": the bytes left out). So many small
@@ -65,6 +70,10 @@ const (
 	// textShare and messageShare set each entry's share of the text pool.
 	textShare    = 256
 	messageShare = 16
+	// paceMargin is how many times the projected rest of a saved input
+	// the pace keeps for it: entries later in a session may be larger
+	// than the average so far.
+	paceMargin = 2
 	// entryTail is kept, while a string is written, for what may follow it
 	// in its entry (tokens, parent id, the closing brace).
 	entryTail = 256
@@ -77,6 +86,9 @@ type budget struct {
 	text    int64 // bytes of cuttable text written, within its allowances
 	reserve int64 // bytes kept to close the open tool calls
 	entries int   // entries written
+	// progress is the fraction of the input read, 0..1 (Options.Progress);
+	// nil: unknown.
+	progress func() float64
 
 	images int64 // bytes of images written (see image.go)
 
@@ -91,13 +103,37 @@ type dropped struct{ calls, results, messages, thinking, prompts int }
 func (d dropped) total() int { return d.calls + d.results + d.messages + d.thinking + d.prompts }
 
 // pace is how many bytes the entry being built, n bytes long so far, may
-// still take: 1/(2·entries) of what is left (< 0: no budget).
+// still take: 1/(2·entries) of what is left, or more when the input's
+// progress projects room to spare (< 0: no budget).
 func (b *budget) pace(n int) int64 {
 	if b.max <= 0 {
 		return -1
 	}
 	left := b.max - completeReserve - b.reserve - b.written
-	return left/int64(2*max(b.entries, 1)) - int64(n)
+	allow := left / int64(2*max(b.entries, 1))
+	if b.progress != nil {
+		allow = max(allow, b.spare(left))
+	}
+	return allow - int64(n)
+}
+
+// spare is what is left beyond what the rest of the input is projected to
+// need: paceMargin times its entries, entries·(1−p)/p, at the average size
+// so far, written/entries; 0 when p says nothing yet. p = 1 projects
+// nothing more: the progress keeps p below 1 while a read-ahead buffer
+// may still hold entries (convert counts it as unread), and the shares
+// and room still bound each entry.
+func (b *budget) spare(left int64) int64 {
+	p := b.progress()
+	if !(p > 0) || b.entries == 0 { // also NaN
+		return 0
+	}
+	p = min(p, 1)
+	need := paceMargin * float64(b.written) * (1 - p) / p
+	if need >= float64(left) {
+		return 0
+	}
+	return left - int64(need)
 }
 
 // full reports whether the file has no room for a new entry, open the

@@ -59,6 +59,10 @@ type Options struct {
 	// system/init); and a run whose source gives neither a duration nor
 	// timestamps has duration 0, not the time the conversion took.
 	Saved bool
+	// Progress, when set, tells how much of the input has been read, 0..1
+	// (a saved file of known size): the budget's pace then projects what
+	// the rest needs (budget.go). nil: unknown (a stream).
+	Progress func() float64
 	// Warn, when set, is told of a dialog that grows past what the web UI
 	// reads (ManyEntries), once.
 	Warn func(msg string)
@@ -199,7 +203,7 @@ func NewWriter(out io.Writer, opt Options) *Writer {
 		opt:     opt,
 		start:   now,
 		cur:     now,
-		budget:  budget{max: max(opt.MaxBytes, 0)},
+		budget:  budget{max: max(opt.MaxBytes, 0), progress: opt.Progress},
 	}
 	if inPlace == nil { // entries built in out need no buffer of their own
 		w.buf = make([]byte, 0, 4096)
