@@ -18,6 +18,13 @@ import (
 // entries and what the writer warned.
 func manyCalls(t *testing.T, calls int, opt Options) ([]byte, []map[string]any, []string) {
 	t.Helper()
+	return manyCallsRead(t, calls, opt, nil)
+}
+
+// manyCallsRead is manyCalls telling read, when not nil, how many calls
+// the input has given so far (for an Options.Progress).
+func manyCallsRead(t *testing.T, calls int, opt Options, read *int) ([]byte, []map[string]any, []string) {
+	t.Helper()
 	var warned []string
 	opt.Clock = pinned
 	opt.Warn = func(m string) { warned = append(warned, m) }
@@ -26,6 +33,9 @@ func manyCalls(t *testing.T, calls int, opt Options) ([]byte, []map[string]any, 
 	w.Meta(Meta{Model: "claude-sonnet-4-5", CWD: "/work"})
 	res := Plain(strings.Repeat("abcdefghijklmnopqrstuvwxyz", 8))
 	for i := range calls {
+		if read != nil {
+			*read = i + 1
+		}
 		id := fmt.Sprintf("toolu_01%022d", i)
 		w.ToolStart(ToolCall{ID: id, Name: "Bash", Args: rawArgs(fmt.Sprintf(`{"command":"grep -rn 'pattern_%d' src/ | head -20","description":"Search for the pattern in the sources"}`, i))})
 		w.ToolEnd(ToolResult{ID: id, Output: res})
