@@ -61,7 +61,9 @@ type Options struct {
 	Saved bool
 	// Progress, when set, tells how much of the input has been read, 0..1
 	// (a saved file of known size): the budget's pace then projects what
-	// the rest needs (budget.go). nil: unknown (a stream).
+	// the rest needs (budget.go). It stays below 1 while entries may still
+	// come (input read ahead but not yet converted). nil: unknown (a
+	// stream).
 	Progress func() float64
 	// Warn, when set, is told of a dialog that grows past what the web UI
 	// reads (ManyEntries), once.
