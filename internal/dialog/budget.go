@@ -33,7 +33,8 @@ import (
 //     the rest of the input is projected to need, paceMargin times the
 //     n·(1−p)/p entries still to come at the average size so far, and
 //     never less than 1/(2n). A saved session that fits is then not cut
-//     by the pace, and one that does not is cut no sooner. Its text is cut to fit (the strings of args, results,
+//     by the pace, and one that does not is cut no sooner. An entry's
+//     text is cut to fit the pace (the strings of args, results,
 //     messages); when even a cut marker does not fit, a tool's args are
 //     left out ("args_cut": true) and its result or error text too
 //     ("result_cut" / "error_cut": the bytes left out). So many small
