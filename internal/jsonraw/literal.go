@@ -295,11 +295,12 @@ func isReplacementEscape(b []byte) bool {
 
 // plainRun returns the length of the run at the start of b that stands for
 // itself in a JSON string: printable ASCII other than '"' and '\'. It tests
-// eight bytes at a time; most of a tool's output is such runs.
+// eight bytes at a time, in bounds by the loop's test as plainRun8's
+// words are; most of a tool's output is such runs.
 func plainRun(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		if m := specialBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+	for ; i <= len(b)-8; i += 8 {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[i : i+8])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
