@@ -379,11 +379,11 @@ func (a *Adapter) promptAt(l jsonraw.Literal, ts time.Time, images []dialog.Imag
 func (a *Adapter) writePrompt(t dialog.Text, images []dialog.Image) {
 	if !a.prompted && !a.body {
 		a.prompted = true
-		a.w.StreamPromptImages(t, images)
+		a.w.StreamPrompt(t, images...)
 		return
 	}
 	a.prompted = true
-	a.w.UserPromptImages(t, images)
+	a.w.UserPrompt(t, images...)
 }
 
 func (a *Adapter) system(l line, parent string) {

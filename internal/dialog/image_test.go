@@ -169,8 +169,8 @@ func TestImageInMessageAndPrompt(t *testing.T) {
 	var out bytes.Buffer
 	w := NewWriter(&out, Options{Clock: pinned})
 	png := []Image{{Media: "image/png", Data: []byte(pixelPNG)}}
-	w.UserPromptImages(Plain("what is this?"), png)
-	w.UserPromptImages(Plain(""), nil) // nothing: no entry
+	w.UserPrompt(Plain("what is this?"), png...)
+	w.UserPrompt(Plain("")) // nothing: no entry
 	w.Message(Message{Images: png})
 	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
 	es := entries(t, out.Bytes())

@@ -231,8 +231,8 @@ const (
 func clockTime(c Clock) time.Time { return clockForm(c.Now()) }
 
 // clockForm is a reading of the clock in UTC to the millisecond, held
-// within the years a ts can say. The seconds are compared first: a reading far past those years has no
-// milliseconds in an int64.
+// within the years a ts can say. The seconds are compared first: a
+// reading far past those years has no milliseconds in an int64.
 func clockForm(t time.Time) time.Time {
 	switch sec := t.Unix(); {
 	case sec < minUnix:
@@ -308,13 +308,10 @@ func (w *Writer) SetAgent(agent string) {
 	}
 }
 
-// StreamPrompt writes the prompt the stream carries, unless a prompt is
-// known already or the dialog has moved past the point where it belongs.
-func (w *Writer) StreamPrompt(t Text) { w.StreamPromptImages(t, nil) }
-
-// StreamPromptImages is StreamPrompt with the images of the user's turn
-// after its text (see image.go).
-func (w *Writer) StreamPromptImages(t Text, images []Image) {
+// StreamPrompt writes the prompt the stream carries, with the images of
+// the user's turn after its text (see image.go), unless a prompt is known
+// already or the dialog has moved past the point where it belongs.
+func (w *Writer) StreamPrompt(t Text, images ...Image) {
 	if w.promptDone || w.bodyStarted || w.closed || w.opt.HasPrompt || t.IsEmpty() && len(images) == 0 {
 		w.Skip("", SkipPromptKnown)
 		return
@@ -324,7 +321,7 @@ func (w *Writer) StreamPromptImages(t Text, images []Image) {
 	}
 	w.ensureInit()
 	w.promptDone = true
-	w.writePromptImages(t, images)
+	w.writePrompt(t, images)
 }
 
 // UserPrompt writes a turn of the user's as a prompt entry where it stands
@@ -332,12 +329,9 @@ func (w *Writer) StreamPromptImages(t Text, images []Image) {
 // the protocol has one entry type for what the user says (the web UI shows
 // each prompt entry in its place). The first prompt after init is the
 // task's (StreamPrompt, or the Options' own); later turns come here.
-// Empty text is no entry.
-func (w *Writer) UserPrompt(t Text) { w.UserPromptImages(t, nil) }
-
-// UserPromptImages is UserPrompt with the images of the user's turn after
-// its text (see image.go). No text and no image is no entry.
-func (w *Writer) UserPromptImages(t Text, images []Image) {
+// The images of the turn follow its text (see image.go). No text and no
+// image is no entry.
+func (w *Writer) UserPrompt(t Text, images ...Image) {
 	if w.closed || t.IsEmpty() && len(images) == 0 {
 		w.Skip("", SkipEmpty)
 		return
@@ -347,7 +341,7 @@ func (w *Writer) UserPromptImages(t Text, images []Image) {
 	}
 	w.ensureInit()
 	w.promptDone = true
-	w.writePromptImages(t, images)
+	w.writePrompt(t, images)
 }
 
 // Message writes an assistant message. Empty text is no entry (a Skip,
@@ -455,7 +449,7 @@ func (w *Writer) ToolEnd(r ToolResult) {
 		w.ToolStart(ToolCall{ID: r.ID, Name: r.Name, Parent: r.Parent})
 		t, _ = w.takeOpen(r.ID)
 	}
-	w.writeResultImages(&t, r.Output, r.Images, r.IsError, true)
+	w.writeResult(&t, r.Output, r.Images, r.IsError, true)
 }
 
 // Skip says that the input record being converted, or a part of it, is
@@ -635,19 +629,14 @@ func (w *Writer) endOpen(why Text) {
 	left := w.open.takeAll()
 	for i := range left {
 		w.budget.reserve -= left[i].closeCost
-		w.writeResult(&left[i], why, true, false)
+		w.writeResult(&left[i], why, nil, true, false)
 	}
 }
 
-// writeResult writes the end of call t; cut says its text is the tool's,
-// to be cut, rather than ours, paid for by the call's reserve.
-func (w *Writer) writeResult(t *openTool, out Text, isError, cut bool) {
-	w.writeResultImages(t, out, nil, isError, cut)
-}
-
-// writeResultImages is writeResult with images after the text (see
-// image.go).
-func (w *Writer) writeResultImages(t *openTool, out Text, images []Image, isError, cut bool) {
+// writeResult writes the end of call t, its images after its text (see
+// image.go); cut says its text is the tool's, to be cut, rather than ours,
+// paid for by the call's reserve.
+func (w *Writer) writeResult(t *openTool, out Text, images []Image, isError, cut bool) {
 	b := w.begin("tool")
 	c := w.cutter(true)
 	if !cut {
@@ -822,7 +811,7 @@ func (w *Writer) ensureInit() {
 	w.finish(b)
 	if w.opt.HasPrompt {
 		w.promptDone = true
-		w.writePrompt(Plain(w.opt.Prompt))
+		w.writePrompt(Plain(w.opt.Prompt), nil)
 	}
 }
 
@@ -859,11 +848,8 @@ func (w *Writer) defaultCWD() string {
 	return w.opt.DefaultCWD
 }
 
-// writePrompt writes a prompt entry.
-func (w *Writer) writePrompt(t Text) { w.writePromptImages(t, nil) }
-
-// writePromptImages writes a prompt entry with images after its text.
-func (w *Writer) writePromptImages(t Text, images []Image) {
+// writePrompt writes a prompt entry, with images after its text.
+func (w *Writer) writePrompt(t Text, images []Image) {
 	b := w.begin("prompt")
 	b = append(b, `,"content":`...)
 	b = w.appendContent(b, w.cutter(false), t, images)
