@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 )
 
@@ -100,7 +101,7 @@ func TestReadSize(t *testing.T) {
 	big := filepath.Join(dir, "b.jsonl")
 	write(t, big, make([]byte, frame.DefaultReadSize+10))
 	zst := filepath.Join(dir, "c.jsonl.zst")
-	write(t, zst, zstdBytes(t, []byte(lines)))
+	write(t, zst, adaptertest.Zstd(t, []byte(lines)))
 	for path, want := range map[string]int{small: 10001, big: frame.DefaultReadSize, zst: 0} {
 		r, err := Open(path)
 		require.NoError(t, err)

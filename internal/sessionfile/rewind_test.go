@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +16,7 @@ import (
 // from its start after Rewind, decompressed as before.
 func TestRewind(t *testing.T) {
 	plain := []byte(strings.Repeat(`{"type":"user","n":1}`+"\n", 500))
-	for name, data := range map[string][]byte{"t.jsonl": plain, "t.jsonl.gz": gzipBytes(t, plain), "t.jsonl.zst": zstdBytes(t, plain)} {
+	for name, data := range map[string][]byte{"t.jsonl": plain, "t.jsonl.gz": adaptertest.Gzip(t, plain), "t.jsonl.zst": adaptertest.Zstd(t, plain)} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), name)
 			require.NoError(t, os.WriteFile(path, data, 0o644))

@@ -2,18 +2,17 @@ package sessionfile
 
 import (
 	"bytes"
-	"compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 )
 
 // lines is a small session file: two records of a made-up format whose
@@ -28,27 +27,6 @@ func detectMine(ev adapter.Event) adapter.Claim {
 		return adapter.Yes
 	}
 	return adapter.No
-}
-
-func zstdBytes(t *testing.T, plain []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw, err := zstd.NewWriter(&buf)
-	require.NoError(t, err)
-	_, err = zw.Write(plain)
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return buf.Bytes()
-}
-
-func gzipBytes(t *testing.T, plain []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	_, err := zw.Write(plain)
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return buf.Bytes()
 }
 
 func write(t *testing.T, path string, data []byte) string {
@@ -70,14 +48,14 @@ func readAll(t *testing.T, path string) string {
 
 func TestOpenDecompressesByContentNotName(t *testing.T) {
 	dir := t.TempDir()
-	z := zstdBytes(t, []byte(lines))
+	z := adaptertest.Zstd(t, []byte(lines))
 	require.True(t, IsZstd(z))
 	require.False(t, IsZstd([]byte(lines)))
 	require.False(t, IsZstd(z[:3]), "three bytes are not the magic")
 
 	assert.Equal(t, lines, readAll(t, write(t, filepath.Join(dir, "a.jsonl.zst"), z)))
 	assert.Equal(t, lines, readAll(t, write(t, filepath.Join(dir, "renamed.jsonl"), z)), "a compressed file renamed .jsonl")
-	assert.Equal(t, lines, readAll(t, write(t, filepath.Join(dir, "b.jsonl.gz"), gzipBytes(t, []byte(lines)))))
+	assert.Equal(t, lines, readAll(t, write(t, filepath.Join(dir, "b.jsonl.gz"), adaptertest.Gzip(t, []byte(lines)))))
 	assert.Equal(t, lines, readAll(t, write(t, filepath.Join(dir, "c.jsonl"), []byte(lines))))
 	assert.Empty(t, readAll(t, write(t, filepath.Join(dir, "empty.jsonl"), nil)))
 	assert.Equal(t, "{", readAll(t, write(t, filepath.Join(dir, "short.jsonl"), []byte("{"))), "shorter than the magic")
@@ -88,7 +66,7 @@ func TestOpenDecompressesByContentNotName(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 
 	// Concatenated frames (zstd appends) read as one stream.
-	both := append(zstdBytes(t, []byte("{\"n\":1}\n")), zstdBytes(t, []byte("{\"n\":2}\n"))...)
+	both := append(adaptertest.Zstd(t, []byte("{\"n\":1}\n")), adaptertest.Zstd(t, []byte("{\"n\":2}\n"))...)
 	assert.Equal(t, "{\"n\":1}\n{\"n\":2}\n", readAll(t, write(t, filepath.Join(dir, "two-frames.jsonl.zst"), both)))
 
 	// A corrupt stream is an error while reading, not a silent end.
@@ -106,7 +84,7 @@ func TestOpenDecompressesByContentNotName(t *testing.T) {
 // io.Reader with no Bytes method, the streaming path).
 func TestZstdReaderIsStreamed(t *testing.T) {
 	plain := []byte(strings.Repeat(`{"type":"event_msg","payload":{"type":"token_count"}}`+"\n", 100000))
-	zr, err := NewZstdReader(struct{ io.Reader }{bytes.NewReader(zstdBytes(t, plain))})
+	zr, err := NewZstdReader(struct{ io.Reader }{bytes.NewReader(adaptertest.Zstd(t, plain))})
 	require.NoError(t, err)
 	defer zr.Close()
 	n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{zr}, make([]byte, 4096))
@@ -119,7 +97,7 @@ func TestClaims(t *testing.T) {
 	ok, err := Claims(write(t, filepath.Join(dir, "mine.jsonl"), []byte(lines)), detectMine)
 	require.NoError(t, err)
 	assert.True(t, ok)
-	ok, err = Claims(write(t, filepath.Join(dir, "mine.jsonl.zst"), zstdBytes(t, []byte(lines))), detectMine)
+	ok, err = Claims(write(t, filepath.Join(dir, "mine.jsonl.zst"), adaptertest.Zstd(t, []byte(lines))), detectMine)
 	require.NoError(t, err)
 	assert.True(t, ok, "compressed files are sniffed decompressed")
 	ok, err = Claims(write(t, filepath.Join(dir, "other.jsonl"), []byte(`{"kind":"other"}`+"\nnot json\n")), detectMine)
@@ -146,7 +124,7 @@ func TestClaimsReadsAsAConversion(t *testing.T) {
 func TestFindAndNames(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "b", "x.jsonl"), []byte(lines))
-	write(t, filepath.Join(dir, "a", "y.jsonl.zst"), zstdBytes(t, []byte(lines)))
+	write(t, filepath.Join(dir, "a", "y.jsonl.zst"), adaptertest.Zstd(t, []byte(lines)))
 	write(t, filepath.Join(dir, "a", "z.json"), []byte(lines))
 	write(t, filepath.Join(dir, "a", "other.jsonl"), []byte(`{"kind":"other"}`+"\n"))
 	write(t, filepath.Join(dir, "skipped", "w.jsonl"), []byte(lines))
