@@ -40,9 +40,6 @@ type srcTrajectory struct {
 			Prompt *float64 `json:"prompt_tokens"`
 			Out    *float64 `json:"completion_tokens"`
 			Cached *float64 `json:"cached_tokens"`
-			Extra  struct {
-				Written float64 `json:"cache_creation_input_tokens"`
-			} `json:"extra"`
 		} `json:"metrics"`
 	} `json:"steps"`
 	FinalMetrics *struct {
@@ -87,14 +84,15 @@ type rawSteps struct {
 // Code's trajectories below v1.7; adjacent agent steps of one thread;
 // the same metrics; the later step a tool_use block (its one call as
 // "Executed <name> <id>") or after a step with neither text nor calls.
-func repeatedSteps(t *testing.T, src srcTrajectory, raw []byte) map[int]bool {
+// It returns the repeats' metrics as written, by step index.
+func repeatedSteps(t *testing.T, src srcTrajectory, raw []byte) map[int]json.RawMessage {
 	var rs rawSteps
 	require.NoError(t, json.Unmarshal(raw, &rs))
 	minor, ok := strings.CutPrefix(src.SchemaVersion, "ATIF-v1.")
 	if n, err := strconv.Atoi(minor); src.Agent.Name != "claude-code" || !ok || err != nil || n >= 7 {
 		return nil
 	}
-	repeat := map[int]bool{}
+	repeat := map[int]json.RawMessage{}
 	for i := 1; i < len(src.Steps); i++ {
 		prev, s := src.Steps[i-1], src.Steps[i]
 		if prev.Source != "agent" || s.Source != "agent" || prev.IsCopiedContext || s.IsCopiedContext || s.Metrics == nil ||
@@ -103,7 +101,7 @@ func repeatedSteps(t *testing.T, src srcTrajectory, raw []byte) map[int]bool {
 		}
 		toolUse := len(s.ToolCalls) == 1 && text(s.Message) == "Executed "+s.ToolCalls[0].Name+" "+s.ToolCalls[0].ID
 		if toolUse || strings.TrimSpace(text(prev.Message)) == "" && len(prev.ToolCalls) == 0 {
-			repeat[i] = true
+			repeat[i] = rs.Steps[i].Metrics
 		}
 	}
 	return repeat
@@ -173,7 +171,8 @@ func TestCorpus(t *testing.T) {
 			if s.IsCopiedContext || s.Source != "agent" {
 				continue
 			}
-			if s.Extra["is_sidechain"] != true && !repeat[i] && (s.LLMCallCount == nil || *s.LLMCallCount != 0) {
+			_, repeated := repeat[i]
+			if s.Extra["is_sidechain"] != true && !repeated && (s.LLMCallCount == nil || *s.LLMCallCount != 0) {
 				turns++
 			}
 			resultStep := s.LLMCallCount != nil && *s.LLMCallCount == 0 && s.Extra["tool_call_id"] != nil && s.Extra["tool_call_id"] != ""
@@ -204,8 +203,14 @@ func TestCorpus(t *testing.T) {
 				}
 				allPrompt += prompt
 				allOut += out
-				if repeat[i] {
-					repPrompt, repOut, repCached, repWritten = repPrompt+prompt, repOut+out, repCached+cached, repWritten+m.Extra.Written
+				if repeated {
+					var w struct {
+						Extra struct {
+							Written float64 `json:"cache_creation_input_tokens"`
+						} `json:"extra"`
+					}
+					require.NoError(t, json.Unmarshal(repeat[i], &w))
+					repPrompt, repOut, repCached, repWritten = repPrompt+prompt, repOut+out, repCached+cached, repWritten+w.Extra.Written
 					continue
 				}
 				in := 0.0
