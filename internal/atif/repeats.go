@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
@@ -101,7 +102,7 @@ func sameCall(prev, step jsonraw.Value) bool {
 }
 
 func isSidechain(step jsonraw.Value) bool {
-	return step.Get("extra").Get("is_sidechain").IsTrue()
+	return adapter.FailureFlag(step.Get("extra").Get("is_sidechain"))
 }
 
 // toolUseBlock reports whether step is the converter's step of one
