@@ -84,9 +84,12 @@ type Adapter struct {
 	missing map[string]bool
 	// sidechains are the sidechain steps of the document being read, by
 	// the call they are shown under (see planSidechains).
-	sidechains map[string][]jsonraw.Value
+	sidechains map[string][]sidechainStep
 	// prompted is set once the task's prompt is written.
 	prompted bool
+	// call are the tokens of the model call being converted, until a
+	// message entry carries them.
+	call callTokens
 
 	text jsonraw.Builder
 }
@@ -101,6 +104,12 @@ type embeddedSub struct {
 // openCall is a tool call waiting for its result.
 type openCall struct {
 	id, name, parent string
+}
+
+// callTokens are one model call's tokens, if the step gave them.
+type callTokens struct {
+	tokens dialog.Tokens
+	has    bool
 }
 
 // tally is a set of token figures, each with whether any source gave it.
@@ -147,8 +156,12 @@ func (a *Adapter) document(doc jsonraw.Value) {
 	for e := doc.Get("subagent_trajectories").Elements(); e.Next(); {
 		a.embedded = append(a.embedded, embeddedSub{id: e.Value.Get("trajectory_id").Str(), session: e.Value.Get("session_id").Str(), doc: e.Value})
 	}
-	a.tallyFinal(doc)
-	a.steps(doc, "", oldPrompts(doc))
+	calls := findRepeats(doc)
+	recounted := a.tallyFinal(doc, calls)
+	a.steps(doc, "", oldPrompts(doc), calls)
+	if recounted != "" {
+		a.notice(recounted, "")
+	}
 	// An embedded subagent no step refers to is shown all the same, under
 	// a call of its own.
 	for i := range a.embedded {
@@ -262,11 +275,13 @@ func cwd(doc jsonraw.Value) string {
 // tallyFinal keeps the document's final_metrics. A continuation's are the
 // whole run's so far (terminus-2's golden: the continued run's final
 // figures equal those of the same run summarised in place), so they
-// replace the earlier documents'.
-func (a *Adapter) tallyFinal(doc jsonraw.Value) {
+// replace the earlier documents'. Where they are the sum of steps that
+// repeat one model call's metrics (see repeats.go), the repeats are taken
+// out, and the returned notice says so with both figures.
+func (a *Adapter) tallyFinal(doc jsonraw.Value, calls callSteps) (recounted string) {
 	fm := doc.Get("final_metrics")
 	if !fm.IsObject() {
-		return
+		return ""
 	}
 	if fm.Get("total_prompt_tokens").Exists() || fm.Get("total_completion_tokens").Exists() {
 		a.totals = tally{}
@@ -274,13 +289,20 @@ func (a *Adapter) tallyFinal(doc jsonraw.Value) {
 	in, hasIn := fm.Get("total_prompt_tokens").Float()
 	cached, hasCache := fm.Get("total_cached_tokens").Float()
 	written, hasWritten := fm.Get("extra").Get("total_cache_creation_input_tokens").Float()
-	if hasIn {
-		in = promptIn(in, cached, written, oldPrompts(doc))
-	}
 	out, hasOut := fm.Get("total_completion_tokens").Float()
 	cost, hasCost := fm.Get("total_cost_usd").Float()
-	a.totals.add(tally{in: in, out: out, cached: cached, written: written, cost: cost,
-		hasIn: hasIn, hasOut: hasOut, hasCache: hasCache, hasWritten: hasWritten, hasCost: hasCost})
+	f := tally{in: in, out: out, cached: cached, written: written, cost: cost,
+		hasIn: hasIn, hasOut: hasOut, hasCache: hasCache, hasWritten: hasWritten, hasCost: hasCost}
+	if calls.inflated(f) {
+		once := calls.once(f)
+		recounted = countedOnce(f, once, len(calls.repeat))
+		f = once
+	}
+	if f.hasIn {
+		f.in = promptIn(f.in, f.cached, f.written, oldPrompts(doc))
+	}
+	a.totals.add(f)
+	return recounted
 }
 
 // promptIn is every prompt token, as the dialog counts them, from a

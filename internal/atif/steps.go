@@ -11,8 +11,9 @@ import (
 )
 
 // steps converts the steps of one trajectory; parent is the tool call that
-// started it when it is a subagent's ("" for the run's own).
-func (a *Adapter) steps(doc jsonraw.Value, parent string, old bool) {
+// started it when it is a subagent's ("" for the run's own). calls say
+// which steps repeat a model call (see repeats.go).
+func (a *Adapter) steps(doc jsonraw.Value, parent string, old bool, calls callSteps) {
 	main := parent == ""
 	var all []jsonraw.Value
 	for s := doc.Get("steps").Elements(); s.Next(); {
@@ -25,7 +26,7 @@ func (a *Adapter) steps(doc jsonraw.Value, parent string, old bool) {
 	var deferred map[int]bool
 	if main {
 		promptAt = a.firstPrompt(all)
-		deferred = a.planSidechains(all)
+		deferred = a.planSidechains(all, calls.repeat)
 	}
 	for i, step := range all {
 		if deferred[i] {
@@ -53,7 +54,7 @@ func (a *Adapter) steps(doc jsonraw.Value, parent string, old bool) {
 				a.systemStep(step, parent, old)
 			}
 		default: // agent, and any source the format may add later
-			a.agentStep(step, parent, main && !sidechain, old)
+			a.agentStep(step, parent, main && !sidechain, old, calls.repeat[i])
 		}
 	}
 }
@@ -83,13 +84,21 @@ func (a *Adapter) firstPrompt(all []jsonraw.Value) int {
 	return -1
 }
 
+// sidechainStep is a sidechain step shown under the call that started its
+// subagent; repeat says it repeats the model call of the step before it
+// in the file.
+type sidechainStep struct {
+	step   jsonraw.Value
+	repeat bool
+}
+
 // planSidechains finds the call each run of sidechain steps belongs to.
 // Claude Code's sidechain steps name no call: a run of them belongs to the
 // last Task (Agent) call started at or before its first step's time. They
 // are then shown under that call, between its start and its result
 // (a.sidechains); a run that no call precedes (Claude Code's warm-up
 // exchanges) stays where it is.
-func (a *Adapter) planSidechains(all []jsonraw.Value) map[int]bool {
+func (a *Adapter) planSidechains(all []jsonraw.Value, repeat map[int]bool) map[int]bool {
 	type task struct {
 		id, prompt string
 		at         int64 // 0: no time
@@ -140,7 +149,7 @@ func (a *Adapter) planSidechains(all []jsonraw.Value) map[int]bool {
 		return id
 	}
 	deferred := map[int]bool{}
-	a.sidechains = map[string][]jsonraw.Value{}
+	a.sidechains = map[string][]sidechainStep{}
 	current, inRun := "", false
 	for i, step := range all {
 		if !adapter.FailureFlag(step.Get("extra").Get("is_sidechain")) {
@@ -157,7 +166,7 @@ func (a *Adapter) planSidechains(all []jsonraw.Value) map[int]bool {
 			continue
 		}
 		deferred[i] = true
-		a.sidechains[current] = append(a.sidechains[current], step)
+		a.sidechains[current] = append(a.sidechains[current], sidechainStep{step: step, repeat: repeat[i]})
 	}
 	return deferred
 }
@@ -193,15 +202,23 @@ func (a *Adapter) userStep(step jsonraw.Value) {
 var placeholder = regexp.MustCompile(`^(Executed \S+ \S+|\[tool call\]|\(tool use\))$`)
 
 // agentStep converts a step of the model's: its reasoning, its words, its
-// calls and their results.
-func (a *Adapter) agentStep(step jsonraw.Value, parent string, mainTurn, old bool) {
+// calls and their results. A step that repeats the model call of the step
+// before (repeat) is shown, its metrics not counted again.
+func (a *Adapter) agentStep(step jsonraw.Value, parent string, mainTurn, old, repeat bool) {
 	calls := step.Get("tool_calls")
 	llmCalls, counted := step.Get("llm_call_count").Int()
 	tokens, cost, hasTokens, hasCost := stepTokens(step.Get("metrics"), old)
-	a.summed.add(tally{in: float64(tokens.In), out: float64(tokens.Out), cached: float64(tokens.CacheRead), written: float64(tokens.CacheWrite), cost: cost,
-		hasIn: hasTokens, hasOut: hasTokens, hasCache: hasTokens, hasWritten: hasTokens, hasCost: hasCost})
-	if mainTurn && (!counted || llmCalls != 0) {
-		a.sum.Turns++
+	if repeat {
+		a.w.Skip("step/metrics", SkipRepeatedMetrics)
+	} else {
+		a.summed.add(tally{in: float64(tokens.In), out: float64(tokens.Out), cached: float64(tokens.CacheRead), written: float64(tokens.CacheWrite), cost: cost,
+			hasIn: hasTokens, hasOut: hasTokens, hasCache: hasTokens, hasWritten: hasTokens, hasCost: hasCost})
+		// A call's tokens go on the first message entry written for it:
+		// a thinking block's step writes none.
+		a.call = callTokens{tokens: tokens, has: hasTokens}
+		if mainTurn && (!counted || llmCalls != 0) {
+			a.sum.Turns++
+		}
 	}
 
 	// openclaw writes a tool's output as a step of its own: no LLM call,
@@ -220,7 +237,12 @@ func (a *Adapter) agentStep(step jsonraw.Value, parent string, mainTurn, old boo
 	if placeholder.MatchString(strings.TrimSpace(written)) {
 		text = dialog.Text{}
 	}
-	a.w.Message(dialog.Message{Content: text, Parent: parent, Tokens: tokens, HasTokens: hasTokens})
+	m := dialog.Message{Content: text, Parent: parent}
+	if !text.IsEmpty() && a.call.has {
+		m.Tokens, m.HasTokens = a.call.tokens, true
+		a.call = callTokens{}
+	}
+	a.w.Message(m)
 
 	var mine []string // this step's calls, in order
 	for c := calls.Elements(); c.Next(); {
@@ -233,9 +255,11 @@ func (a *Adapter) agentStep(step jsonraw.Value, parent string, mainTurn, old boo
 		a.open = append(a.open, openCall{id: id, name: name, parent: parent})
 		mine = append(mine, id)
 	}
+	call := a.call // the sidechain's calls are others
 	for _, id := range mine {
 		a.sidechainSteps(id, old)
 	}
+	a.call = call
 	a.observation(step, mine, parent, old)
 }
 
@@ -243,12 +267,12 @@ func (a *Adapter) agentStep(step jsonraw.Value, parent string, mainTurn, old boo
 func (a *Adapter) sidechainSteps(id string, old bool) {
 	steps := a.sidechains[id]
 	delete(a.sidechains, id)
-	for _, step := range steps {
-		if t, ok := adapter.Time(step.Get("timestamp")); ok {
+	for _, s := range steps {
+		if t, ok := adapter.Time(s.step.Get("timestamp")); ok {
 			a.w.SourceTime(t)
 		}
-		if step.Get("source").Is("agent") {
-			a.agentStep(step, id, false, old)
+		if s.step.Get("source").Is("agent") {
+			a.agentStep(s.step, id, false, old, s.repeat)
 		}
 	}
 }
@@ -487,7 +511,9 @@ func (a *Adapter) systemStep(step jsonraw.Value, parent string, old bool) {
 // subagent converts a subagent's trajectory under call, and closes what
 // it left open before the call itself ends.
 func (a *Adapter) subagent(doc jsonraw.Value, call string) {
-	a.steps(doc, call, oldPrompts(doc))
+	tokens := a.call // the subagent's calls are others
+	a.steps(doc, call, oldPrompts(doc), findRepeats(doc))
+	a.call = tokens
 	a.closeOpen(func(c openCall) bool { return c.parent == call })
 }
 
