@@ -115,9 +115,15 @@ func Decode[E any](t testing.TB, out []byte) []E {
 // Event is line as the pipeline hands it to an adapter.
 func Event(t testing.TB, line string) adapter.Event {
 	t.Helper()
-	v, ok := jsonraw.Parse([]byte(line))
-	require.True(t, ok, "not JSON: %s", line)
-	return adapter.Event{Value: v}
+	return adapter.Event{Value: Value(t, line)}
+}
+
+// Value is s read as JSON; the test stops where s is not JSON.
+func Value(t testing.TB, s string) jsonraw.Value {
+	t.Helper()
+	v, ok := jsonraw.Parse([]byte(s))
+	require.True(t, ok, "not JSON: %s", s)
+	return v
 }
 
 // Entry is one decoded dialog entry.
