@@ -278,22 +278,27 @@ func BenchmarkBatch(b *testing.B) {
 	var files []string
 	for i := range 40 {
 		p := filepath.Join(dir, "in", "run"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)), "transcript.jsonl")
-		require.NoError(b, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(b, os.WriteFile(p, raw, 0o644))
+		adaptertest.Put(b, p, raw)
 		files = append(files, p)
 	}
 	for _, jobs := range []string{"1", "2"} {
 		b.Run("jobs="+jobs, func(b *testing.B) {
-			b.SetBytes(size * int64(len(files)))
-			b.ReportAllocs()
-			args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", jobs, "--clock", "0"}, files...)
-			for b.Loop() {
-				var stderr bytes.Buffer
-				if code := runProgram(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
-					b.Fatalf("exit %d: %s", code, stderr.String())
-				}
-			}
+			benchBatch(b, filepath.Join(dir, "out"), jobs, size*int64(len(files)), files)
 		})
+	}
+}
+
+// benchBatch converts files, size bytes in all, with --out-dir out and
+// --jobs jobs, once per round; a round that fails ends the benchmark.
+func benchBatch(b *testing.B, out, jobs string, size int64, files []string) {
+	b.SetBytes(size)
+	b.ReportAllocs()
+	args := append([]string{"--out-dir", out, "--jobs", jobs, "--clock", "0"}, files...)
+	for b.Loop() {
+		var stderr bytes.Buffer
+		if code := runProgram(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
+			b.Fatalf("exit %d: %s", code, stderr.String())
+		}
 	}
 }
 
@@ -316,18 +321,9 @@ func BenchmarkBatchSmall(b *testing.B) {
 	files := make([]string, 1000)
 	for i := range files {
 		files[i] = filepath.Join(dir, "in", strconv.Itoa(i), "transcript.jsonl")
-		require.NoError(b, os.MkdirAll(filepath.Dir(files[i]), 0o755))
-		require.NoError(b, os.WriteFile(files[i], raw, 0o644))
+		adaptertest.Put(b, files[i], raw)
 	}
-	b.SetBytes(int64(len(raw) * len(files)))
-	b.ReportAllocs()
-	args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", "1", "--clock", "0"}, files...)
-	for b.Loop() {
-		var stderr bytes.Buffer
-		if code := runProgram(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
-			b.Fatalf("exit %d: %s", code, stderr.String())
-		}
-	}
+	benchBatch(b, filepath.Join(dir, "out"), "1", int64(len(raw)*len(files)), files)
 }
 
 // TestBatchWorkerConvertsEachFileAsAlone: one job converts its files one

@@ -104,6 +104,22 @@ func CorpusDir(t testing.TB, dir string) {
 	}
 }
 
+// CorpusFolders are the names of the folders of the shared corpus at dir,
+// a format each; the test skips, as CorpusDir, where dir is not there.
+func CorpusFolders(t testing.TB, dir string) []string {
+	t.Helper()
+	CorpusDir(t, dir)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var folders []string
+	for _, e := range entries {
+		if e.IsDir() {
+			folders = append(folders, e.Name())
+		}
+	}
+	return folders
+}
+
 // Sessions are the inputs a format's Inputs finds in a corpus folder of
 // session files; the test skips where the folder is not there.
 func Sessions(t testing.TB, dir string, inputs func(path string) ([]adapter.Input, bool, error)) []adapter.Input {
