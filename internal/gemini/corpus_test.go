@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"regexp"
@@ -104,15 +103,13 @@ func expectStream(t *testing.T, src []byte) expected {
 	e := expected{failed: map[string]bool{}, errText: map[string]string{}, output: map[string]string{}}
 	run, inRun, boundary := "", false, true
 	shells := map[string]bool{} // tool_id -> a shell call
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(src) {
 		var ev srcEvent
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+		if json.Unmarshal(line, &ev) != nil {
 			continue
 		}
 		var raw map[string]json.RawMessage
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &raw))
+		require.NoError(t, json.Unmarshal(line, &raw))
 		if o, ok := raw["output"]; ok {
 			var s string
 			require.NoError(t, json.Unmarshal(o, &s))
@@ -188,7 +185,6 @@ func expectStream(t *testing.T, src []byte) expected {
 			}
 		}
 	}
-	require.NoError(t, sc.Err())
 	if inRun {
 		e.texts = append(e.texts, run)
 	}

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -157,16 +156,13 @@ func checkAccounting(t *testing.T, folder string, acc dispatch.Accounting, out [
 // tool entries.
 func conversationEntries(t *testing.T, out []byte) int {
 	n := 0
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(out) {
 		var e struct{ Type string }
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &e))
+		require.NoError(t, json.Unmarshal(line, &e))
 		switch e.Type {
 		case "prompt", "message", "thinking", "tool":
 			n++
 		}
 	}
-	require.NoError(t, sc.Err())
 	return n
 }
