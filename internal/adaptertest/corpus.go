@@ -53,6 +53,24 @@ func (s Source) Convert(t testing.TB, r io.Reader, name string) Dialog {
 	return d
 }
 
+// CheckEnding checks the dialog's complete entry against how the source
+// ended: status "success", "error" with message (not for want of an
+// ending), or "" where the source never ended (an error: incomplete).
+func (d Dialog) CheckEnding(t testing.TB, status, message string) {
+	t.Helper()
+	switch status {
+	case "success":
+		assert.Equal(t, "success", d.Complete.Str("status"))
+	case "error":
+		assert.Equal(t, "error", d.Complete.Str("status"))
+		assert.Equal(t, message, d.Complete.Str("message"))
+		assert.NotEqual(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
+	default:
+		assert.Equal(t, "error", d.Complete.Str("status"))
+		assert.Equal(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
+	}
+}
+
 // Capture is one real capture: its file and its bytes.
 type Capture struct {
 	Path string

@@ -449,17 +449,7 @@ func checkDialog(t *testing.T, d adaptertest.Dialog, w expected) {
 		assert.NotContains(t, d.Complete, "cost_usd")
 	}
 
-	switch w.status {
-	case "success":
-		assert.Equal(t, "success", d.Complete.Str("status"))
-	case "error":
-		assert.Equal(t, "error", d.Complete.Str("status"))
-		assert.Equal(t, w.message, d.Complete.Str("message"))
-		assert.NotEqual(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
-	default:
-		assert.Equal(t, "error", d.Complete.Str("status"))
-		assert.Equal(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
-	}
+	d.CheckEnding(t, w.status, w.message)
 }
 
 // The format reads, and reads the model from opencode's command line.
