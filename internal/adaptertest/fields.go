@@ -3,6 +3,10 @@ package adaptertest
 import (
 	"encoding/json"
 	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Fields are the fields of a dialog entry that tests read, decoded into
@@ -53,4 +57,28 @@ func TypesOf(es []Fields) string {
 		ts[i] = e.Type
 	}
 	return strings.Join(ts, " ")
+}
+
+// Ending is what an independent reading of a source says the dialog's
+// complete entry holds.
+type Ending struct {
+	Status, Message string
+	Turns           int
+	DurationMS      int64
+	Tokens          Tokens
+}
+
+// CheckComplete requires the last entry to be the complete entry, checks it
+// against want, and returns it for a format's further checks.
+func CheckComplete(t testing.TB, want Ending, es []Fields) Fields {
+	t.Helper()
+	require.NotEmpty(t, es)
+	c := es[len(es)-1]
+	require.Equal(t, "complete", c.Type)
+	assert.Equal(t, want.Status, c.Status, "status")
+	assert.Equal(t, want.Message, c.Message, "message")
+	assert.Equal(t, want.Turns, c.Turns, "turns")
+	assert.Equal(t, want.DurationMS, c.DurationMS, "duration_ms")
+	assert.Equal(t, want.Tokens, c.TotalTokens, "total_tokens")
+	return c
 }

@@ -31,10 +31,7 @@ type expected struct {
 	tools              []string
 	failed             map[string]bool
 	output             map[string]string
-	status, message    string
-	turns              int
-	duration           int64
-	tokens             adaptertest.Tokens
+	end                adaptertest.Ending
 	cost               float64
 	hasCost            bool
 }
@@ -103,7 +100,7 @@ func expect(t *testing.T, src []byte) expected {
 			if id != "" && id == cur {
 				return
 			}
-			e.turns++
+			e.end.Turns++
 			cur = id
 		} else if cur == "" {
 			cur = id
@@ -166,16 +163,16 @@ func expect(t *testing.T, src []byte) expected {
 				}
 			}
 		case "result":
-			e.status, e.message = "success", ""
+			e.end.Status, e.end.Message = "success", ""
 			if ev.IsError {
-				e.status, e.message = "error", ev.Result
+				e.end.Status, e.end.Message = "error", ev.Result
 			}
-			e.duration += ev.Duration
+			e.end.DurationMS += ev.Duration
 			if u := ev.Usage; u != nil {
-				e.tokens.In += u.Input + u.CacheRead + u.CacheWrite
-				e.tokens.Out += u.Output
-				e.tokens.CacheRead += u.CacheRead
-				e.tokens.CacheWrite += u.CacheWrite
+				e.end.Tokens.In += u.Input + u.CacheRead + u.CacheWrite
+				e.end.Tokens.Out += u.Output
+				e.end.Tokens.CacheRead += u.CacheRead
+				e.end.Tokens.CacheWrite += u.CacheWrite
 				if u.TotalCost != nil {
 					e.cost += *u.TotalCost
 					e.hasCost = true
@@ -236,13 +233,7 @@ func check(t *testing.T, want expected, es []entry) {
 	}
 	assert.Equal(t, want.tools, started)
 
-	c := es[len(es)-1]
-	require.Equal(t, "complete", c.Type)
-	assert.Equal(t, want.status, c.Status)
-	assert.Equal(t, want.message, c.Message)
-	assert.Equal(t, want.turns, c.Turns)
-	assert.Equal(t, want.duration, c.DurationMS)
-	assert.Equal(t, want.tokens, c.TotalTokens)
+	c := adaptertest.CheckComplete(t, want.end, es)
 	if want.hasCost {
 		require.NotNil(t, c.CostUSD)
 		assert.InDelta(t, want.cost, *c.CostUSD, 1e-9)
