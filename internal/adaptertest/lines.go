@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -219,4 +220,13 @@ func MessagesWithTokens(t testing.TB, out []byte) []string {
 		}
 	}
 	return got
+}
+
+// Detects checks detect's claim of each line: cases maps a line to the
+// claim a format's Detect must make of it.
+func Detects(t testing.TB, detect func(adapter.Event) adapter.Claim, cases map[string]adapter.Claim) {
+	t.Helper()
+	for line, want := range cases {
+		assert.Equal(t, want, detect(Event(t, line)), line)
+	}
 }
