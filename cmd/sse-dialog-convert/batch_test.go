@@ -275,17 +275,26 @@ func BenchmarkBatch(b *testing.B) {
 	raw, err := os.ReadFile(big)
 	require.NoError(b, err)
 	dir := b.TempDir()
-	var files []string
-	for i := range 40 {
-		p := filepath.Join(dir, "in", "run"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)), "transcript.jsonl")
-		adaptertest.Put(b, p, raw)
-		files = append(files, p)
-	}
+	files := copies(b, dir, raw, 40, func(i int) string {
+		return filepath.Join("in", "run"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)), "transcript.jsonl")
+	})
 	for _, jobs := range []string{"1", "2"} {
 		b.Run("jobs="+jobs, func(b *testing.B) {
 			benchBatch(b, filepath.Join(dir, "out"), jobs, size*int64(len(files)), files)
 		})
 	}
+}
+
+// copies writes n copies of data in dir, the i-th at name(i) there, and
+// returns their paths.
+func copies(tb testing.TB, dir string, data []byte, n int, name func(i int) string) []string {
+	tb.Helper()
+	files := make([]string, n)
+	for i := range files {
+		files[i] = filepath.Join(dir, name(i))
+		adaptertest.Put(tb, files[i], data)
+	}
+	return files
 }
 
 // benchBatch converts files, size bytes in all, with --out-dir out and
@@ -318,11 +327,7 @@ func BenchmarkBatchSmall(b *testing.B) {
 	raw, err := os.ReadFile("../../testdata/claude/subagent-agent.in.jsonl")
 	require.NoError(b, err)
 	dir := b.TempDir()
-	files := make([]string, 1000)
-	for i := range files {
-		files[i] = filepath.Join(dir, "in", strconv.Itoa(i), "transcript.jsonl")
-		adaptertest.Put(b, files[i], raw)
-	}
+	files := copies(b, dir, raw, 1000, func(i int) string { return filepath.Join("in", strconv.Itoa(i), "transcript.jsonl") })
 	benchBatch(b, filepath.Join(dir, "out"), "1", int64(len(raw)*len(files)), files)
 }
 
