@@ -59,6 +59,23 @@ func TypesOf(es []Fields) string {
 	return strings.Join(ts, " ")
 }
 
+// CheckInit checks that the dialog starts with an init entry of the agent
+// and model given.
+func CheckInit(t testing.TB, es []Fields, agent, model string) {
+	t.Helper()
+	require.NotEmpty(t, es)
+	assert.Equal(t, model, es[0].Data.Model, "init's model")
+	assert.Equal(t, agent, es[0].Data.Agent, "init's agent")
+}
+
+// CheckPrompt checks that the entry after init is the prompt given.
+func CheckPrompt(t testing.TB, es []Fields, prompt string) {
+	t.Helper()
+	require.Greater(t, len(es), 1)
+	assert.Equal(t, "prompt", es[1].Type)
+	assert.Equal(t, prompt, es[1].Content)
+}
+
 // Ending is what an independent reading of a source says the dialog's
 // complete entry holds.
 type Ending struct {

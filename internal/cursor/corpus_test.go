@@ -191,12 +191,8 @@ func expect(t *testing.T, src []byte) expected {
 
 func check(t *testing.T, want expected, es []entry) {
 	t.Helper()
-	require.NotEmpty(t, es)
-	assert.Equal(t, want.model, es[0].Data.Model)
-	assert.Equal(t, "cursor-agent", es[0].Data.Agent)
-	require.Greater(t, len(es), 1)
-	assert.Equal(t, "prompt", es[1].Type)
-	assert.Equal(t, want.prompt, es[1].Content)
+	adaptertest.CheckInit(t, es, "cursor-agent", want.model)
+	adaptertest.CheckPrompt(t, es, want.prompt)
 
 	var texts, thinking []string
 	for _, m := range adaptertest.OfType(es, "message") {

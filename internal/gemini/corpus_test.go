@@ -225,13 +225,9 @@ func expectJSON(t *testing.T, src []byte) expected {
 
 func check(t *testing.T, want expected, es []entry) {
 	t.Helper()
-	require.NotEmpty(t, es)
-	assert.Equal(t, want.model, es[0].Data.Model)
-	assert.Equal(t, "gemini-cli", es[0].Data.Agent)
+	adaptertest.CheckInit(t, es, "gemini-cli", want.model)
 	if want.prompt != "" {
-		require.Greater(t, len(es), 1)
-		assert.Equal(t, "prompt", es[1].Type)
-		assert.Equal(t, want.prompt, es[1].Content)
+		adaptertest.CheckPrompt(t, es, want.prompt)
 	}
 	var texts []string
 	for _, m := range adaptertest.OfType(es, "message") {
