@@ -275,25 +275,39 @@ func BenchmarkBatch(b *testing.B) {
 	raw, err := os.ReadFile(big)
 	require.NoError(b, err)
 	dir := b.TempDir()
-	var files []string
-	for i := range 40 {
-		p := filepath.Join(dir, "in", "run"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)), "transcript.jsonl")
-		require.NoError(b, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(b, os.WriteFile(p, raw, 0o644))
-		files = append(files, p)
-	}
+	files := copies(b, dir, raw, 40, func(i int) string {
+		return filepath.Join("in", "run"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)), "transcript.jsonl")
+	})
 	for _, jobs := range []string{"1", "2"} {
 		b.Run("jobs="+jobs, func(b *testing.B) {
-			b.SetBytes(size * int64(len(files)))
-			b.ReportAllocs()
-			args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", jobs, "--clock", "0"}, files...)
-			for b.Loop() {
-				var stderr bytes.Buffer
-				if code := runProgram(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
-					b.Fatalf("exit %d: %s", code, stderr.String())
-				}
-			}
+			benchBatch(b, filepath.Join(dir, "out"), jobs, size*int64(len(files)), files)
 		})
+	}
+}
+
+// copies writes n copies of data in dir, the i-th at name(i) there, and
+// returns their paths.
+func copies(tb testing.TB, dir string, data []byte, n int, name func(i int) string) []string {
+	tb.Helper()
+	files := make([]string, n)
+	for i := range files {
+		files[i] = filepath.Join(dir, name(i))
+		adaptertest.Put(tb, files[i], data)
+	}
+	return files
+}
+
+// benchBatch converts files, size bytes in all, with --out-dir out and
+// --jobs jobs, once per round; a round that fails ends the benchmark.
+func benchBatch(b *testing.B, out, jobs string, size int64, files []string) {
+	b.SetBytes(size)
+	b.ReportAllocs()
+	args := append([]string{"--out-dir", out, "--jobs", jobs, "--clock", "0"}, files...)
+	for b.Loop() {
+		var stderr bytes.Buffer
+		if code := runProgram(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
+			b.Fatalf("exit %d: %s", code, stderr.String())
+		}
 	}
 }
 
@@ -313,21 +327,8 @@ func BenchmarkBatchSmall(b *testing.B) {
 	raw, err := os.ReadFile("../../testdata/claude/subagent-agent.in.jsonl")
 	require.NoError(b, err)
 	dir := b.TempDir()
-	files := make([]string, 1000)
-	for i := range files {
-		files[i] = filepath.Join(dir, "in", strconv.Itoa(i), "transcript.jsonl")
-		require.NoError(b, os.MkdirAll(filepath.Dir(files[i]), 0o755))
-		require.NoError(b, os.WriteFile(files[i], raw, 0o644))
-	}
-	b.SetBytes(int64(len(raw) * len(files)))
-	b.ReportAllocs()
-	args := append([]string{"--out-dir", filepath.Join(dir, "out"), "--jobs", "1", "--clock", "0"}, files...)
-	for b.Loop() {
-		var stderr bytes.Buffer
-		if code := runProgram(context.Background(), args, cli.NewStreams(strings.NewReader(""), io.Discard, &stderr)); code != 0 {
-			b.Fatalf("exit %d: %s", code, stderr.String())
-		}
-	}
+	files := copies(b, dir, raw, 1000, func(i int) string { return filepath.Join("in", strconv.Itoa(i), "transcript.jsonl") })
+	benchBatch(b, filepath.Join(dir, "out"), "1", int64(len(raw)*len(files)), files)
 }
 
 // TestBatchWorkerConvertsEachFileAsAlone: one job converts its files one

@@ -141,17 +141,23 @@ func endsWithStatus(name, status string) fileCheck {
 	})
 }
 
+// dirNames are the names in the folder dir, sorted.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names
+}
+
 // namesIn: {tmp}/dir holds exactly these names.
 func namesIn(dir string, names ...string) fileCheck {
 	return func(t *testing.T, tmp string) {
 		t.Helper()
-		entries, err := os.ReadDir(filepath.Join(tmp, dir))
-		require.NoError(t, err)
-		var got []string
-		for _, e := range entries {
-			got = append(got, e.Name())
-		}
-		assert.ElementsMatch(t, names, got, dir)
+		assert.ElementsMatch(t, names, dirNames(t, filepath.Join(tmp, dir)), dir)
 	}
 }
 

@@ -17,13 +17,7 @@ func TestExportOutDir(t *testing.T) {
 		"../../testdata/view/showcase.dialog.jsonl", "../../testdata/claude/subagent-agent.in.jsonl", "missing.jsonl")
 	assert.Equal(t, 1, code, "one input failed")
 	assert.Contains(t, errOut, "missing.jsonl")
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	assert.Equal(t, []string{"index.html", "showcase.html", "subagent-agent.in.html"}, names)
+	assert.Equal(t, []string{"index.html", "showcase.html", "subagent-agent.in.html"}, dirNames(t, dir))
 	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
 	require.NoError(t, err)
 	assert.Contains(t, string(index), `href="showcase.html"`)
@@ -66,18 +60,13 @@ func TestExportRedactsNames(t *testing.T) {
 	args := append([]string{"export", "--html", "--out-dir", out, "--redact", "/home/[^/]+", "--redact", `proj-\w+`}, files...)
 	code, _, errOut := runCLI(t, "", args...)
 	assert.Equal(t, 1, code, errOut)
-	entries, err := os.ReadDir(out)
-	require.NoError(t, err)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
+	names := dirNames(t, out)
 	assert.Equal(t, []string{"index.html", "run-2.html", "run.html"}, names)
-	for _, e := range entries {
-		page, err := os.ReadFile(filepath.Join(out, e.Name()))
+	for _, name := range names {
+		page, err := os.ReadFile(filepath.Join(out, name))
 		require.NoError(t, err)
 		for _, secret := range []string{"alice", "bob", "carol"} {
-			assert.NotContains(t, string(page), secret, e.Name())
+			assert.NotContains(t, string(page), secret, name)
 		}
 	}
 	index, err := os.ReadFile(filepath.Join(out, "index.html"))

@@ -35,23 +35,7 @@ const mergedSession = "../../testdata/claude-session/subagent-files-merged"
 // an envelope naming the agent). It returns the session file's path.
 func claudeProject(t *testing.T, dir string) string {
 	t.Helper()
-	var main []byte
-	agents := map[string][]byte{}
-	for _, line := range bytes.Split(bytes.TrimSpace(readFile(t, mergedSession+".in.jsonl")), []byte("\n")) {
-		var env struct {
-			Type    string          `json:"type"`
-			AgentID string          `json:"agentId"`
-			Line    json.RawMessage `json:"line"`
-		}
-		require.NoError(t, json.Unmarshal(line, &env))
-		switch env.Type {
-		case "claude-session-start":
-		case "claude-session-subagent":
-			agents[env.AgentID] = append(append(agents[env.AgentID], env.Line...), '\n')
-		default:
-			main = append(append(main, line...), '\n')
-		}
-	}
+	main, agents, _ := adaptertest.UnmergeSubagents(t, readFile(t, mergedSession+".in.jsonl"))
 	require.Len(t, agents, 2)
 	sid := "98d34dcc-b045-4dce-81c6-77796f4e5163"
 	session := filepath.Join(dir, sid+".jsonl")

@@ -18,7 +18,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // snapshot reads files, to check afterwards that none changed.
@@ -169,16 +168,7 @@ var corpusFormatsToCome = map[string]bool{}
 // streams convert with no word about their format; the formats we cannot
 // convert yet are named.
 func TestCorpusFormatsAreTold(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		testskip.Missingf(t, "no shared corpus at %s: the real captures are tested where they are", corpusDir)
-	}
-	folders, err := os.ReadDir(corpusDir)
-	require.NoError(t, err)
-	for _, d := range folders {
-		if !d.IsDir() {
-			continue
-		}
-		folder := d.Name()
+	for _, folder := range adaptertest.CorpusFolders(t, corpusDir) {
 		format, ok := registry.Lookup(folder)
 		if !ok && corpusFormatsToCome[folder] {
 			t.Logf("corpus folder %s: its format is still to come (not registered yet)", folder)

@@ -21,12 +21,7 @@ import (
 func TestValidateManyFiles(t *testing.T) {
 	golden, err := os.ReadFile("../../testdata/claude/text-only.out.jsonl")
 	require.NoError(t, err)
-	dir := t.TempDir()
-	files := make([]string, 150)
-	for i := range files {
-		files[i] = filepath.Join(dir, strconv.Itoa(i)+".jsonl")
-		require.NoError(t, os.WriteFile(files[i], golden, 0o644))
-	}
+	files := copies(t, t.TempDir(), golden, 150, func(i int) string { return strconv.Itoa(i) + ".jsonl" })
 	h := helperCmd(nil, append([]string{"validate"}, files...)...)
 	cmd := exec.Command("sh", append([]string{"-c", `ulimit -n 64 && exec "$@"`, "sh", h.Path}, h.Args[1:]...)...)
 	cmd.Env = h.Env

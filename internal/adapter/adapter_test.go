@@ -1,4 +1,6 @@
-package adapter
+// An external test: the kit's Value, which the package's own tests cannot
+// import (the kit imports adapter).
+package adapter_test
 
 import (
 	"strings"
@@ -7,17 +9,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
-
-func value(t *testing.T, s string) jsonraw.Value {
-	t.Helper()
-	v, ok := jsonraw.Parse([]byte(s))
-	if !ok {
-		t.Fatalf("not JSON: %s", s)
-	}
-	return v
-}
 
 func TestTime(t *testing.T) {
 	tests := []struct {
@@ -39,7 +34,7 @@ func TestTime(t *testing.T) {
 		{`null`, ""},
 	}
 	for _, tt := range tests {
-		got, ok := Time(value(t, tt.in))
+		got, ok := adapter.Time(adaptertest.Value(t, tt.in))
 		if tt.want == "" {
 			assert.False(t, ok, tt.in)
 			continue
@@ -51,20 +46,20 @@ func TestTime(t *testing.T) {
 }
 
 func TestTimeAllocatesNothing(t *testing.T) {
-	v := value(t, `"2026-01-02T03:04:05.678Z"`)
-	assert.Zero(t, testing.AllocsPerRun(100, func() { _, _ = Time(v) }))
+	v := adaptertest.Value(t, `"2026-01-02T03:04:05.678Z"`)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _, _ = adapter.Time(v) }))
 }
 
 // A flag of another JSON type is an error, and the note says so, with the
 // value as the input wrote it; a boolean or null needs no note.
 func TestFlagNote(t *testing.T) {
 	for _, raw := range []string{`true`, `false`, `null`} {
-		assert.Empty(t, FlagNote(value(t, raw), "is_error"), raw)
+		assert.Empty(t, adapter.FlagNote(adaptertest.Value(t, raw), "is_error"), raw)
 	}
-	assert.Empty(t, FlagNote(jsonraw.Value{}, "is_error"), "absent")
-	assert.Equal(t, `is_error is "false", not a JSON boolean: read as an error`, FlagNote(value(t, `"false"`), "is_error"))
-	assert.Equal(t, `is_error is 0, not a JSON boolean: read as an error`, FlagNote(value(t, `0`), "is_error"))
-	long := FlagNote(value(t, `"`+strings.Repeat("x", 100)+`"`), "is_error")
+	assert.Empty(t, adapter.FlagNote(jsonraw.Value{}, "is_error"), "absent")
+	assert.Equal(t, `is_error is "false", not a JSON boolean: read as an error`, adapter.FlagNote(adaptertest.Value(t, `"false"`), "is_error"))
+	assert.Equal(t, `is_error is 0, not a JSON boolean: read as an error`, adapter.FlagNote(adaptertest.Value(t, `0`), "is_error"))
+	long := adapter.FlagNote(adaptertest.Value(t, `"`+strings.Repeat("x", 100)+`"`), "is_error")
 	assert.Contains(t, long, `"xxxx`)
 	assert.Less(t, len(long), 100, "the value is cut")
 }

@@ -2,6 +2,7 @@ package adaptertest
 
 import (
 	"io"
+	"sync"
 	"testing"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -42,5 +43,20 @@ func ConvertEvents(tb testing.TB, f adapter.Format, opt dialog.Options, events [
 	}
 	if err := w.Close(a.Summary(), nil); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+// Once is build done once per test binary (benchmark inputs cost more to
+// build than a round of conversion), for each caller: a caller fails at
+// once on the build's error.
+func Once[T any](build func() (T, error)) func(testing.TB) T {
+	built := sync.OnceValues(build)
+	return func(tb testing.TB) T {
+		tb.Helper()
+		v, err := built()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return v
 	}
 }

@@ -53,6 +53,24 @@ func (s Source) Convert(t testing.TB, r io.Reader, name string) Dialog {
 	return d
 }
 
+// CheckEnding checks the dialog's complete entry against how the source
+// ended: status "success", "error" with message (not for want of an
+// ending), or "" where the source never ended (an error: incomplete).
+func (d Dialog) CheckEnding(t testing.TB, status, message string) {
+	t.Helper()
+	switch status {
+	case "success":
+		assert.Equal(t, "success", d.Complete.Str("status"))
+	case "error":
+		assert.Equal(t, "error", d.Complete.Str("status"))
+		assert.Equal(t, message, d.Complete.Str("message"))
+		assert.NotEqual(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
+	default:
+		assert.Equal(t, "error", d.Complete.Str("status"))
+		assert.Equal(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
+	}
+}
+
 // Capture is one real capture: its file and its bytes.
 type Capture struct {
 	Path string
@@ -102,6 +120,22 @@ func CorpusDir(t testing.TB, dir string) {
 	if _, err := os.Stat(dir); err != nil {
 		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out beside the repo)", dir)
 	}
+}
+
+// CorpusFolders are the names of the folders of the shared corpus at dir,
+// a format each; the test skips, as CorpusDir, where dir is not there.
+func CorpusFolders(t testing.TB, dir string) []string {
+	t.Helper()
+	CorpusDir(t, dir)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var folders []string
+	for _, e := range entries {
+		if e.IsDir() {
+			folders = append(folders, e.Name())
+		}
+	}
+	return folders
 }
 
 // Sessions are the inputs a format's Inputs finds in a corpus folder of

@@ -1,6 +1,8 @@
 package adaptertest
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -28,6 +30,35 @@ func Append(t testing.TB, path, s string) {
 	_, err = f.WriteString(s)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
+}
+
+// UnmergeSubagents splits a merged-stream fixture of a Claude session
+// (testdata/claude-session/*-merged.in.jsonl) back into the files Claude
+// Code writes: the session's lines, and each subagent's lines by agentId
+// (the fixture holds them in envelopes naming the agent), with the agents
+// in the order their first lines come.
+func UnmergeSubagents(t testing.TB, merged []byte) (main []byte, agents map[string][]byte, order []string) {
+	t.Helper()
+	agents = map[string][]byte{}
+	for _, line := range bytes.Split(bytes.TrimSpace(merged), []byte("\n")) {
+		var env struct {
+			Type    string          `json:"type"`
+			AgentID string          `json:"agentId"`
+			Line    json.RawMessage `json:"line"`
+		}
+		require.NoError(t, json.Unmarshal(line, &env))
+		switch env.Type {
+		case "claude-session-start":
+		case "claude-session-subagent":
+			if _, ok := agents[env.AgentID]; !ok {
+				order = append(order, env.AgentID)
+			}
+			agents[env.AgentID] = append(append(agents[env.AgentID], env.Line...), '\n')
+		default:
+			main = append(append(main, line...), '\n')
+		}
+	}
+	return main, agents, order
 }
 
 // Names are the inputs' names, in order.

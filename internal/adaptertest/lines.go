@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -115,9 +116,15 @@ func Decode[E any](t testing.TB, out []byte) []E {
 // Event is line as the pipeline hands it to an adapter.
 func Event(t testing.TB, line string) adapter.Event {
 	t.Helper()
-	v, ok := jsonraw.Parse([]byte(line))
-	require.True(t, ok, "not JSON: %s", line)
-	return adapter.Event{Value: v}
+	return adapter.Event{Value: Value(t, line)}
+}
+
+// Value is s read as JSON; the test stops where s is not JSON.
+func Value(t testing.TB, s string) jsonraw.Value {
+	t.Helper()
+	v, ok := jsonraw.Parse([]byte(s))
+	require.True(t, ok, "not JSON: %s", s)
+	return v
 }
 
 // Entry is one decoded dialog entry.
@@ -139,55 +146,51 @@ func (e Entry) Text() string {
 
 // Of returns the entries of one type.
 func (d Dialog) Of(typ string) []Entry {
+	return d.where(typ, func(Entry) bool { return true })
+}
+
+// where returns the entries of one type that keep holds of, in order.
+func (d Dialog) where(typ string, keep func(Entry) bool) []Entry {
 	var out []Entry
 	for _, e := range d.Entries {
-		if e.Str("type") == typ {
+		if e.Str("type") == typ && keep(e) {
 			out = append(out, e)
 		}
+	}
+	return out
+}
+
+// contents are the entries' contents, in order.
+func contents(es []Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Str("content"))
 	}
 	return out
 }
 
 // Starts returns the tool entries that start a call.
-func (d Dialog) Starts() []Entry { return d.tools(true) }
+func (d Dialog) Starts() []Entry {
+	return d.where("tool", func(e Entry) bool { return e.Str("status") == "running" })
+}
 
 // Results returns the tool entries that end a call (success or error).
-func (d Dialog) Results() []Entry { return d.tools(false) }
-
-func (d Dialog) tools(running bool) []Entry {
-	var out []Entry
-	for _, e := range d.Of("tool") {
-		if (e.Str("status") == "running") == running {
-			out = append(out, e)
-		}
-	}
-	return out
+func (d Dialog) Results() []Entry {
+	return d.where("tool", func(e Entry) bool { return e.Str("status") != "running" })
 }
 
 // Messages are the contents of the message entries that are no warnings.
-func (d Dialog) Messages() []string { return d.messages(false) }
+func (d Dialog) Messages() []string {
+	return contents(d.where("message", func(e Entry) bool { return !strings.HasPrefix(e.Str("content"), dialog.WarningPrefix) }))
+}
 
 // Warnings are the contents of the message entries that show warnings.
-func (d Dialog) Warnings() []string { return d.messages(true) }
-
-func (d Dialog) messages(warnings bool) []string {
-	var out []string
-	for _, e := range d.Of("message") {
-		if s := e.Str("content"); strings.HasPrefix(s, dialog.WarningPrefix) == warnings {
-			out = append(out, s)
-		}
-	}
-	return out
+func (d Dialog) Warnings() []string {
+	return contents(d.where("message", func(e Entry) bool { return strings.HasPrefix(e.Str("content"), dialog.WarningPrefix) }))
 }
 
 // Thinking are the contents of the thinking entries.
-func (d Dialog) Thinking() []string {
-	var out []string
-	for _, e := range d.Of("thinking") {
-		out = append(out, e.Str("content"))
-	}
-	return out
-}
+func (d Dialog) Thinking() []string { return contents(d.Of("thinking")) }
 
 // Tokens returns complete.total_tokens.
 func (d Dialog) Tokens() map[string]int64 {
@@ -213,4 +216,13 @@ func MessagesWithTokens(t testing.TB, out []byte) []string {
 		}
 	}
 	return got
+}
+
+// Detects checks detect's claim of each line: cases maps a line to the
+// claim a format's Detect must make of it.
+func Detects(t testing.TB, detect func(adapter.Event) adapter.Claim, cases map[string]adapter.Claim) {
+	t.Helper()
+	for line, want := range cases {
+		assert.Equal(t, want, detect(Event(t, line)), line)
+	}
 }

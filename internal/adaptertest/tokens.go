@@ -1,7 +1,6 @@
 package adaptertest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"path/filepath"
@@ -47,27 +46,25 @@ func ReadMessageTokens(t testing.TB, dialog []byte) MessageTokens {
 	t.Helper()
 	var m MessageTokens
 	complete := false
-	sc := bufio.NewScanner(bytes.NewReader(dialog))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(dialog) {
 		var e struct {
 			Type   string  `json:"type"`
 			Parent string  `json:"parent_tool_id"`
 			Tokens *Tokens `json:"tokens"`
 			Total  Tokens  `json:"total_tokens"`
 		}
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &e))
+		require.NoError(t, json.Unmarshal(line, &e))
 		switch {
 		case e.Type == "complete":
 			complete = true
 			m.Total = e.Total
 		case e.Tokens == nil:
 		case e.Type != "message":
-			t.Errorf("a %s entry carries tokens: %s", e.Type, sc.Bytes())
+			t.Errorf("a %s entry carries tokens: %s", e.Type, line)
 		default:
 			tk := *e.Tokens
-			assert.LessOrEqual(t, tk.CacheRead+tk.CacheWrite, tk.In, "cache reads and writes are part of in: %s", sc.Bytes())
-			assert.LessOrEqual(t, tk.Reasoning, tk.Out, "reasoning is part of out: %s", sc.Bytes())
+			assert.LessOrEqual(t, tk.CacheRead+tk.CacheWrite, tk.In, "cache reads and writes are part of in: %s", line)
+			assert.LessOrEqual(t, tk.Reasoning, tk.Out, "reasoning is part of out: %s", line)
 			m.Carried++
 			if e.Parent == "" {
 				m.Main = m.Main.plus(tk)
@@ -76,7 +73,6 @@ func ReadMessageTokens(t testing.TB, dialog []byte) MessageTokens {
 			}
 		}
 	}
-	require.NoError(t, sc.Err())
 	require.True(t, complete, "no complete entry")
 	return m
 }

@@ -33,15 +33,8 @@ func options() dialog.Options {
 	return dialog.Options{Clock: adaptertest.Pinned(), MaxText: -1}
 }
 
-func eventOf(t *testing.T, s string) adapter.Event {
-	t.Helper()
-	v, ok := jsonraw.Parse([]byte(s))
-	require.True(t, ok)
-	return adapter.Event{Value: v}
-}
-
 func TestDetect(t *testing.T) {
-	for s, want := range map[string]adapter.Claim{
+	adaptertest.Detects(t, Detect, map[string]adapter.Claim{
 		`{"schema_version":"ATIF-v1.7","agent":{"name":"x"},"steps":[]}`: adapter.Yes,
 		`{"schema_version":"ATIF-v1.0"}`:                                 adapter.Yes,
 		`{"sse_atif":"result","result":{}}`:                              adapter.Yes,
@@ -49,17 +42,14 @@ func TestDetect(t *testing.T) {
 		`{"schema_version":7}`:                                           adapter.No,
 		`{"type":"assistant","message":{}}`:                              adapter.No,
 		`{"sessionId":"x","messages":[]}`:                                adapter.No,
-	} {
-		assert.Equal(t, want, Detect(eventOf(t, s)), s)
-	}
+	})
 }
 
 // writeFile writes content at dir/rel, making its folders.
 func writeFile(t *testing.T, dir, rel, content string) string {
 	t.Helper()
 	p := filepath.Join(dir, rel)
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	adaptertest.Put(t, p, []byte(content))
 	return p
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -31,7 +30,7 @@ func newBenchInput(name string, data []byte) benchInput {
 // benchInputs are a generated 16 MiB session (see internal/sessiongen)
 // and, when the shared corpus is there, its largest real capture. Built
 // once per test binary.
-var benchInputs = sync.OnceValues(func() ([]benchInput, error) {
+var inputs = adaptertest.Once(func() ([]benchInput, error) {
 	gen, err := sessiongen.Claude(sessiongen.Options{Size: 16 << 20, Seed: 1})
 	if err != nil {
 		return nil, err
@@ -42,15 +41,6 @@ var benchInputs = sync.OnceValues(func() ([]benchInput, error) {
 	}
 	return in, nil
 })
-
-func inputs(b *testing.B) []benchInput {
-	b.Helper()
-	in, err := benchInputs()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return in
-}
 
 // BenchmarkAdapter measures the adapter and the writer alone (no framing,
 // no validation), per input byte, to io.Discard; "uncapped" leaves out the

@@ -573,40 +573,34 @@ func TestMalformed(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	tests := []struct {
-		line string
-		want adapter.Claim
-	}{
-		{initLine, adapter.Yes},
-		{`{"type":"system","subtype":"hook_started","hook_id":"h"}`, adapter.Yes},
-		{`{"type":"system","subtype":"session_start","qwen_code_version":"0.1"}`, adapter.Yes},
-		{asst("msg_1", "", text("a")), adapter.Yes},
-		{toolResult("", `{"tool_use_id":"t","type":"tool_result","content":"x"}`), adapter.Yes},
-		{okResult, adapter.Yes},
-		{`{"type":"stream_event","event":{"type":"message_start"}}`, adapter.Yes},
-		{`{"type":"rate_limit_event","rate_limit_info":{"status":"allowed"}}`, adapter.Yes},
+	adaptertest.Detects(t, Detect, map[string]adapter.Claim{
+		initLine: adapter.Yes,
+		`{"type":"system","subtype":"hook_started","hook_id":"h"}`:               adapter.Yes,
+		`{"type":"system","subtype":"session_start","qwen_code_version":"0.1"}`:  adapter.Yes,
+		asst("msg_1", "", text("a")):                                             adapter.Yes,
+		toolResult("", `{"tool_use_id":"t","type":"tool_result","content":"x"}`): adapter.Yes,
+		okResult: adapter.Yes,
+		`{"type":"stream_event","event":{"type":"message_start"}}`:           adapter.Yes,
+		`{"type":"rate_limit_event","rate_limit_info":{"status":"allowed"}}`: adapter.Yes,
 		// Lines Cursor's stream prints alike.
-		{`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto"}`, adapter.Maybe},
-		{`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]},"session_id":"s"}`, adapter.Maybe},
-		{`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},"session_id":"s"}`, adapter.Maybe},
-		{`{"type":"result","subtype":"success","duration_ms":1,"is_error":false,"result":"ok","session_id":"s","request_id":"r"}`, adapter.Maybe},
+		`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto"}`:                   adapter.Maybe,
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]},"session_id":"s"}`:                     adapter.Maybe,
+		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},"session_id":"s"}`:           adapter.Maybe,
+		`{"type":"result","subtype":"success","duration_ms":1,"is_error":false,"result":"ok","session_id":"s","request_id":"r"}`: adapter.Maybe,
 		// Codex: dotted types, legacy id/msg, prompt and config lines, errors.
-		{`{"type":"thread.started","thread_id":"t"}`, adapter.No},
-		{`{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"hi"}}`, adapter.No},
-		{`{"type":"session.created","session_id":"s"}`, adapter.No},
-		{`{"id":"0","msg":{"type":"task_started"}}`, adapter.No},
-		{`{"prompt":"fix it"}`, adapter.No},
-		{`{"model":"o3","provider":"openai","sandbox":"read-only","reasoning effort":"medium"}`, adapter.No},
-		{`{"type":"error","message":"retrying"}`, adapter.No},
+		`{"type":"thread.started","thread_id":"t"}`:                                            adapter.No,
+		`{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"hi"}}`:  adapter.No,
+		`{"type":"session.created","session_id":"s"}`:                                          adapter.No,
+		`{"id":"0","msg":{"type":"task_started"}}`:                                             adapter.No,
+		`{"prompt":"fix it"}`:                                                                  adapter.No,
+		`{"model":"o3","provider":"openai","sandbox":"read-only","reasoning effort":"medium"}`: adapter.No,
+		`{"type":"error","message":"retrying"}`:                                                adapter.No,
 		// Gemini's stream, and Claude Code's own session files.
-		{`{"type":"result","timestamp":"2026-01-01T00:00:00Z","status":"success","stats":{"total_tokens":3}}`, adapter.No},
-		{`{"type":"init","session_id":"s","model":"gemini-2.5-pro"}`, adapter.No},
-		{`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u","sessionId":"s"}`, adapter.No},
-		{`{}`, adapter.No},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, Detect(adaptertest.Event(t, tt.line)), tt.line)
-	}
+		`{"type":"result","timestamp":"2026-01-01T00:00:00Z","status":"success","stats":{"total_tokens":3}}`:                        adapter.No,
+		`{"type":"init","session_id":"s","model":"gemini-2.5-pro"}`:                                                                 adapter.No,
+		`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u","sessionId":"s"}`: adapter.No,
+		`{}`: adapter.No,
+	})
 }
 
 // TestNothingKept overwrites each input object right after the adapter has

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -116,11 +115,9 @@ func expect(t *testing.T, src []byte) expected {
 	var last *srcLine
 	var usageSum dialog.Tokens
 	haveUsage := false
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(src) {
 		var l srcLine
-		if json.Unmarshal(sc.Bytes(), &l) != nil {
+		if json.Unmarshal(line, &l) != nil {
 			continue
 		}
 		switch l.Type {
@@ -187,7 +184,6 @@ func expect(t *testing.T, src []byte) expected {
 			}
 		}
 	}
-	require.NoError(t, sc.Err())
 	e.turns = len(turnIDs)
 	switch {
 	case last != nil && len(last.ModelUsage) > 0:

@@ -5,34 +5,26 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
 
-func value(t *testing.T, s string) jsonraw.Value {
-	t.Helper()
-	v, ok := jsonraw.Parse([]byte(s))
-	if !ok {
-		t.Fatalf("not JSON: %s", s)
-	}
-	return v
-}
-
 func TestKeyOf(t *testing.T) {
-	k, ok := keyOf(value(t, `"35937d53-95b4-4c56-9a8e-4b1f0a7b2e11"`))
+	k, ok := keyOf(adaptertest.Value(t, `"35937d53-95b4-4c56-9a8e-4b1f0a7b2e11"`))
 	assert.True(t, ok)
 	assert.Equal(t, uuidKey{0x35, 0x93, 0x7d, 0x53, 0x95, 0xb4, 0x4c, 0x56, 0x9a, 0x8e, 0x4b, 0x1f, 0x0a, 0x7b, 0x2e, 0x11}, k)
-	upper, _ := keyOf(value(t, `"35937D53-95B4-4C56-9A8E-4B1F0A7B2E11"`))
+	upper, _ := keyOf(adaptertest.Value(t, `"35937D53-95B4-4C56-9A8E-4B1F0A7B2E11"`))
 	assert.Equal(t, k, upper, "hex digits in either case")
 
-	a, ok := keyOf(value(t, `"progress-test-001"`))
+	a, ok := keyOf(adaptertest.Value(t, `"progress-test-001"`))
 	assert.True(t, ok, "ids that are no UUID are hashed")
-	b, _ := keyOf(value(t, `"progress-test-002"`))
+	b, _ := keyOf(adaptertest.Value(t, `"progress-test-002"`))
 	assert.NotEqual(t, a, b)
-	c, _ := keyOf(value(t, `"35937d53-95b4-4c56-9a8e-4b1f0a7b2e1g"`))
+	c, _ := keyOf(adaptertest.Value(t, `"35937d53-95b4-4c56-9a8e-4b1f0a7b2e1g"`))
 	assert.NotEqual(t, k, c, "a non-hex digit makes it no UUID")
 
 	for _, none := range []string{`null`, `""`, `7`} {
-		_, ok := keyOf(value(t, none))
+		_, ok := keyOf(adaptertest.Value(t, none))
 		assert.False(t, ok, none)
 	}
 	_, ok = keyOf(jsonraw.Value{})
@@ -40,9 +32,9 @@ func TestKeyOf(t *testing.T) {
 }
 
 func TestCompactNotice(t *testing.T) {
-	assert.Equal(t, "context compacted (auto, 155k tokens)", compactNotice(value(t, `{"trigger":"auto","preTokens":155979}`)))
-	assert.Equal(t, "context compacted (manual)", compactNotice(value(t, `{"trigger":"manual"}`)))
-	assert.Equal(t, "context compacted (42k tokens)", compactNotice(value(t, `{"preTokens":42000}`)))
+	assert.Equal(t, "context compacted (auto, 155k tokens)", compactNotice(adaptertest.Value(t, `{"trigger":"auto","preTokens":155979}`)))
+	assert.Equal(t, "context compacted (manual)", compactNotice(adaptertest.Value(t, `{"trigger":"manual"}`)))
+	assert.Equal(t, "context compacted (42k tokens)", compactNotice(adaptertest.Value(t, `{"preTokens":42000}`)))
 	assert.Equal(t, "context compacted", compactNotice(jsonraw.Value{}))
 }
 

@@ -1,7 +1,6 @@
 package claudesession_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -170,21 +169,17 @@ func (l sessionLine) blocks() []block {
 
 func lines(t *testing.T, path string) []sessionLine {
 	t.Helper()
-	f, err := os.Open(path)
+	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	defer f.Close()
 	var ls []sessionLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+	for line := range bytes.Lines(src) {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var l sessionLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l))
+		require.NoError(t, json.Unmarshal(line, &l))
 		ls = append(ls, l)
 	}
-	require.NoError(t, sc.Err())
 	return ls
 }
 

@@ -2,7 +2,6 @@ package claudesession_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -48,39 +47,13 @@ func only(t *testing.T, path string) adapter.Input {
 	return ins[0]
 }
 
-// unmerge splits the merged-stream fixture back into the files Claude
-// Code writes: the session's lines, and each subagent's lines by agentId.
-func unmerge(t *testing.T, merged []byte) (main []byte, agents map[string][]byte, order []string) {
-	t.Helper()
-	agents = map[string][]byte{}
-	for _, line := range bytes.Split(bytes.TrimSpace(merged), []byte("\n")) {
-		var env struct {
-			Type    string          `json:"type"`
-			AgentID string          `json:"agentId"`
-			Line    json.RawMessage `json:"line"`
-		}
-		require.NoError(t, json.Unmarshal(line, &env))
-		switch env.Type {
-		case "claude-session-start":
-		case "claude-session-subagent":
-			if _, ok := agents[env.AgentID]; !ok {
-				order = append(order, env.AgentID)
-			}
-			agents[env.AgentID] = append(append(agents[env.AgentID], env.Line...), '\n')
-		default:
-			main = append(append(main, line...), '\n')
-		}
-	}
-	return main, agents, order
-}
-
 // TestSubagentsFolderLayout: Claude Code 2.1 keeps each subagent in
 // <session>/subagents/agent-<id>.jsonl, with a .meta.json naming its call
 // (or, in older 2.1 builds, only the parent's tool result naming the
 // agent). The session file, the session's folder and the project folder
 // all give the one dialog, merged by time: the merged-stream golden.
 func TestSubagentsFolderLayout(t *testing.T) {
-	main, agents, order := unmerge(t, read(t, testdata("subagent-files-merged.in.jsonl")))
+	main, agents, order := adaptertest.UnmergeSubagents(t, read(t, testdata("subagent-files-merged.in.jsonl")))
 	require.Equal(t, []string{"a579bb95fbbe1ebce", "a08cbc765fa4d8604"}, order)
 	project := filepath.Join(t.TempDir(), "-sandbox-work-sub")
 	sid := "98d34dcc-b045-4dce-81c6-77796f4e5163"
@@ -117,7 +90,7 @@ func TestSubagentsFolderLayout(t *testing.T) {
 // session. A warm-up agent (tied to no call) and another session's agent
 // are left out.
 func TestAgentFilesBesideSession(t *testing.T) {
-	main, agents, _ := unmerge(t, read(t, testdata("subagent-files-merged.in.jsonl")))
+	main, agents, _ := adaptertest.UnmergeSubagents(t, read(t, testdata("subagent-files-merged.in.jsonl")))
 	project := t.TempDir()
 	sid := "98d34dcc-b045-4dce-81c6-77796f4e5163"
 	session := filepath.Join(project, sid+".jsonl")

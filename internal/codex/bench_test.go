@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -46,18 +45,14 @@ func fixtureLines(tb testing.TB) [][]byte {
 // benchSession is a generated 16 MiB session (see internal/sessiongen):
 // several processes, many commands with outputs up to 100 KiB, reasoning,
 // messages, todo lists. Built once per test binary.
-var benchSession = sync.OnceValues(func() ([][]byte, error) {
+var benchSession = adaptertest.Once(func() ([][]byte, error) {
 	b, err := sessiongen.Codex(sessiongen.Options{Size: 16 << 20, Seed: 1})
 	return bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")), err
 })
 
 func session(b *testing.B) (events []adapter.Event, size int64) {
 	b.Helper()
-	lines, err := benchSession()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return adaptertest.Events(lines)
+	return adaptertest.Events(benchSession(b))
 }
 
 // BenchmarkAdapter measures the adapter and the writer alone (no framing,
@@ -84,7 +79,7 @@ func BenchmarkAdapter(b *testing.B) {
 
 // realLines repeats the current-dialect fixtures' streams (short lines,
 // ~110-160 bytes, as real captures are) to about 16 MiB.
-var realLines = sync.OnceValues(func() ([]adapter.Event, error) {
+var realLines = adaptertest.Once(func() ([]adapter.Event, error) {
 	files, err := filepath.Glob("../../testdata/codex/*.in.jsonl")
 	if err != nil {
 		return nil, err
@@ -121,10 +116,7 @@ var realLines = sync.OnceValues(func() ([]adapter.Event, error) {
 // The clock is pinned: the command reads its clock once per read of the
 // input, not per line.
 func BenchmarkAdapterRealLines(b *testing.B) {
-	events, err := realLines()
-	if err != nil {
-		b.Fatal(err)
-	}
+	events := realLines(b)
 	var size int64
 	for _, ev := range events {
 		size += int64(len(ev.Bytes())) + 1

@@ -15,38 +15,32 @@ import (
 
 func TestDetect(t *testing.T) {
 	const yes, no, maybe = adapter.Yes, adapter.No, adapter.Maybe
-	tests := []struct {
-		line string
-		want adapter.Claim
-	}{
-		{`{"type":"thread.started","thread_id":"x"}`, yes},
-		{`{"type":"session.created","session_id":"x"}`, yes},
-		{`{"type":"turn.failed","error":{"message":"m"}}`, yes},
-		{`{"type":"item.completed","item":{"id":"item_0","item_type":"assistant_message","text":"hi"}}`, yes},
-		{`{"id":"1","msg":{"type":"task_started"}}`, yes},
-		{`{"prompt":"do it"}`, yes},
-		{`{"sandbox":"read-only","reasoning summaries":"auto","workdir":"/w","model":"m","approval":"Never","provider":"openai"}`, yes},
-		{`{"model":"m","provider":"openai"}`, yes},
+	adaptertest.Detects(t, Detect, map[string]adapter.Claim{
+		`{"type":"thread.started","thread_id":"x"}`:                                                    yes,
+		`{"type":"session.created","session_id":"x"}`:                                                  yes,
+		`{"type":"turn.failed","error":{"message":"m"}}`:                                               yes,
+		`{"type":"item.completed","item":{"id":"item_0","item_type":"assistant_message","text":"hi"}}`: yes,
+		`{"id":"1","msg":{"type":"task_started"}}`:                                                     yes,
+		`{"prompt":"do it"}`: yes,
+		`{"sandbox":"read-only","reasoning summaries":"auto","workdir":"/w","model":"m","approval":"Never","provider":"openai"}`: yes,
+		`{"model":"m","provider":"openai"}`: yes,
 		// Claude Code stream-json, the other format, is never claimed.
-		{`{"type":"system","subtype":"init","model":"claude","cwd":"/w"}`, no},
-		{`{"type":"assistant","message":{"content":[]}}`, no},
-		{`{"type":"user","message":{"content":[]}}`, no},
-		{`{"type":"result","is_error":false}`, no},
-		{`{"type":"stream_event","event":{"type":"message_start"}}`, no},
+		`{"type":"system","subtype":"init","model":"claude","cwd":"/w"}`: no,
+		`{"type":"assistant","message":{"content":[]}}`:                  no,
+		`{"type":"user","message":{"content":[]}}`:                       no,
+		`{"type":"result","is_error":false}`:                             no,
+		`{"type":"stream_event","event":{"type":"message_start"}}`:       no,
 		// Ambiguous or not exec output.
-		{`{"type":"error","message":"m"}`, maybe},
-		{`{"timestamp":"2025-01-01T00:00:00Z","type":"session_meta","payload":{}}`, no},
-		{`{"model":"m"}`, no},
-		{`{"msg":"text"}`, no},
-		{`{}`, no},
+		`{"type":"error","message":"m"}`:                                          maybe,
+		`{"timestamp":"2025-01-01T00:00:00Z","type":"session_meta","payload":{}}`: no,
+		`{"model":"m"}`:  no,
+		`{"msg":"text"}`: no,
+		`{}`:             no,
 		// opencode's event bus has dotted types too.
-		{`{"type":"session.idle","properties":{"sessionID":"s"}}`, no},
-		{`{"type":"message.part.updated","properties":{"part":{}}}`, no},
-		{`{"prompt":42}`, no},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, Detect(adaptertest.Event(t, tt.line)), tt.line)
-	}
+		`{"type":"session.idle","properties":{"sessionID":"s"}}`:   no,
+		`{"type":"message.part.updated","properties":{"part":{}}}`: no,
+		`{"prompt":42}`: no,
+	})
 }
 
 func TestUsage(t *testing.T) {

@@ -226,17 +226,7 @@ func checkDialog(t *testing.T, d adaptertest.Dialog, w expected) {
 
 	assert.Equal(t, w.tokens, d.Tokens(), "totals: the last usage of each process, summed")
 
-	switch w.status {
-	case "success":
-		assert.Equal(t, "success", d.Complete.Str("status"))
-	case "error":
-		assert.Equal(t, "error", d.Complete.Str("status"))
-		assert.Equal(t, w.message, d.Complete.Str("message"))
-		assert.NotEqual(t, "incomplete", d.Complete.Str("reason"))
-	default:
-		assert.Equal(t, "error", d.Complete.Str("status"))
-		assert.Equal(t, "incomplete", d.Complete.Str("reason"))
-	}
+	d.CheckEnding(t, w.status, w.message)
 }
 
 // subsequence returns the elements of want found in order in have.

@@ -1,7 +1,6 @@
 package codexrollout_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"regexp"
@@ -130,11 +129,9 @@ func expectFrom(t *testing.T, src []byte) expected {
 	exits := map[string]int64{}
 	userMessages, userItems := 0, 0
 	taskEvents, lastEvent, lastItemIsAnswer := false, "", false
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(src) {
 		var r record
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &r))
+		require.NoError(t, json.Unmarshal(line, &r))
 		ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
 		require.NoError(t, err)
 		w.timestamps[ts.UTC().Format("2006-01-02T15:04:05.000Z")] = true
@@ -196,7 +193,6 @@ func expectFrom(t *testing.T, src []byte) expected {
 			lastEvent = "aborted"
 		}
 	}
-	require.NoError(t, sc.Err())
 	for _, id := range w.calls {
 		if id == "" {
 			continue

@@ -1,7 +1,6 @@
 package cursor
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"strings"
@@ -32,10 +31,7 @@ type expected struct {
 	tools              []string
 	failed             map[string]bool
 	output             map[string]string
-	status, message    string
-	turns              int
-	duration           int64
-	tokens             adaptertest.Tokens
+	end                adaptertest.Ending
 	cost               float64
 	hasCost            bool
 }
@@ -104,17 +100,15 @@ func expect(t *testing.T, src []byte) expected {
 			if id != "" && id == cur {
 				return
 			}
-			e.turns++
+			e.end.Turns++
 			cur = id
 		} else if cur == "" {
 			cur = id
 		}
 	}
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(src) {
 		var ev srcEvent
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+		if json.Unmarshal(line, &ev) != nil {
 			continue
 		}
 		isThinkDelta := ev.Type == "thinking" && ev.Subtype == "delta"
@@ -169,16 +163,16 @@ func expect(t *testing.T, src []byte) expected {
 				}
 			}
 		case "result":
-			e.status, e.message = "success", ""
+			e.end.Status, e.end.Message = "success", ""
 			if ev.IsError {
-				e.status, e.message = "error", ev.Result
+				e.end.Status, e.end.Message = "error", ev.Result
 			}
-			e.duration += ev.Duration
+			e.end.DurationMS += ev.Duration
 			if u := ev.Usage; u != nil {
-				e.tokens.In += u.Input + u.CacheRead + u.CacheWrite
-				e.tokens.Out += u.Output
-				e.tokens.CacheRead += u.CacheRead
-				e.tokens.CacheWrite += u.CacheWrite
+				e.end.Tokens.In += u.Input + u.CacheRead + u.CacheWrite
+				e.end.Tokens.Out += u.Output
+				e.end.Tokens.CacheRead += u.CacheRead
+				e.end.Tokens.CacheWrite += u.CacheWrite
 				if u.TotalCost != nil {
 					e.cost += *u.TotalCost
 					e.hasCost = true
@@ -186,7 +180,6 @@ func expect(t *testing.T, src []byte) expected {
 			}
 		}
 	}
-	require.NoError(t, sc.Err())
 	if inThink {
 		e.thinking = append(e.thinking, think)
 	}
@@ -198,12 +191,8 @@ func expect(t *testing.T, src []byte) expected {
 
 func check(t *testing.T, want expected, es []entry) {
 	t.Helper()
-	require.NotEmpty(t, es)
-	assert.Equal(t, want.model, es[0].Data.Model)
-	assert.Equal(t, "cursor-agent", es[0].Data.Agent)
-	require.Greater(t, len(es), 1)
-	assert.Equal(t, "prompt", es[1].Type)
-	assert.Equal(t, want.prompt, es[1].Content)
+	adaptertest.CheckInit(t, es, "cursor-agent", want.model)
+	adaptertest.CheckPrompt(t, es, want.prompt)
 
 	var texts, thinking []string
 	for _, m := range adaptertest.OfType(es, "message") {
@@ -240,13 +229,7 @@ func check(t *testing.T, want expected, es []entry) {
 	}
 	assert.Equal(t, want.tools, started)
 
-	c := es[len(es)-1]
-	require.Equal(t, "complete", c.Type)
-	assert.Equal(t, want.status, c.Status)
-	assert.Equal(t, want.message, c.Message)
-	assert.Equal(t, want.turns, c.Turns)
-	assert.Equal(t, want.duration, c.DurationMS)
-	assert.Equal(t, want.tokens, c.TotalTokens)
+	c := adaptertest.CheckComplete(t, want.end, es)
 	if want.hasCost {
 		require.NotNil(t, c.CostUSD)
 		assert.InDelta(t, want.cost, *c.CostUSD, 1e-9)

@@ -32,24 +32,18 @@ func TestModelFromArgs(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	tests := []struct {
-		line string
-		want adapter.Claim
-	}{
-		{`{"type":"thinking","subtype":"delta","text":"x","session_id":"s","timestamp_ms":1}`, adapter.Yes},
-		{`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{},"session_id":"s"}`, adapter.Yes},
-		{`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s","model_call_id":"m"}`, adapter.Yes},
-		{`{"type":"result","subtype":"success","is_error":false,"session_id":"s","request_id":"r"}`, adapter.Yes},
-		{`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`, adapter.Maybe},
-		{`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s"}`, adapter.Maybe},
+	adaptertest.Detects(t, Detect, map[string]adapter.Claim{
+		`{"type":"thinking","subtype":"delta","text":"x","session_id":"s","timestamp_ms":1}`:                                              adapter.Yes,
+		`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{},"session_id":"s"}`:                                          adapter.Yes,
+		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s","model_call_id":"m"}`:                           adapter.Yes,
+		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","request_id":"r"}`:                                        adapter.Yes,
+		`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`: adapter.Maybe,
+		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s"}`:                                               adapter.Maybe,
 		// Claude Code's own lines.
-		{`{"type":"system","subtype":"init","session_id":"s","tools":["Bash"],"model":"m"}`, adapter.No},
-		{`{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"total_cost_usd":0.1}`, adapter.No},
-		{`{"type":"assistant","message":{"id":"msg_1","content":[]},"session_id":"s","uuid":"u","parent_tool_use_id":null}`, adapter.No},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, Detect(adaptertest.Event(t, tt.line)), tt.line)
-	}
+		`{"type":"system","subtype":"init","session_id":"s","tools":["Bash"],"model":"m"}`:                                 adapter.No,
+		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"total_cost_usd":0.1}`:       adapter.No,
+		`{"type":"assistant","message":{"id":"msg_1","content":[]},"session_id":"s","uuid":"u","parent_tool_use_id":null}`: adapter.No,
+	})
 }
 
 func TestToolName(t *testing.T) {

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/registry"
@@ -32,7 +32,7 @@ type benchInput struct {
 
 // benchInputs are built once per test binary: generating them costs more
 // than a round of conversion.
-var benchInputs = sync.OnceValues(func() ([]benchInput, error) {
+var inputs = adaptertest.Once(func() ([]benchInput, error) {
 	cl, err := sessiongen.Claude(sessiongen.Options{Size: benchSize, Seed: 1})
 	if err != nil {
 		return nil, err
@@ -83,15 +83,6 @@ func codexLines(size int) ([]byte, error) {
 		return nil, errors.New("no current-dialect Codex fixtures")
 	}
 	return bytes.Repeat(blob, size/len(blob)+1), nil
-}
-
-func inputs(b *testing.B) []benchInput {
-	b.Helper()
-	in, err := benchInputs()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return in
 }
 
 // convertOnce runs the whole pipeline as the command does for one input

@@ -78,8 +78,9 @@ func growing(t *testing.T, start string) (path string, f *os.File) {
 	return path, f
 }
 
-// ended waits for the reading to end.
-func ended(t *testing.T, done <-chan error, what string) {
+// ended waits for the reading of r to end, which what (the reason why)
+// must have ended.
+func ended(t *testing.T, r *Reader, done <-chan error, why Reason, what string) {
 	t.Helper()
 	select {
 	case err := <-done:
@@ -87,6 +88,7 @@ func ended(t *testing.T, done <-chan error, what string) {
 	case <-time.After(waitFor):
 		t.Fatalf("%s did not end the reading", what)
 	}
+	assert.Equal(t, why, r.Why(), "ended by %s", what)
 }
 
 // Lines come as they are written; half a line waits for its end. Nothing
@@ -104,8 +106,7 @@ func TestReadsLinesAsTheyArrive(t *testing.T) {
 	adaptertest.Append(t, path, "o\n")
 	assert.Equal(t, "two\n", next(t, got))
 	stop()
-	ended(t, done, "Stop")
-	assert.Equal(t, Stopped, r.Why())
+	ended(t, r, done, Stopped, "Stop")
 }
 
 // After Idle without new data the reading ends, and a cut last line is
@@ -115,9 +116,8 @@ func TestStopsWhenIdle(t *testing.T) {
 	r := New(context.Background(), f, Options{Poll: 5 * time.Millisecond, Idle: 100 * time.Millisecond})
 	got, done := lines(r)
 	assert.Equal(t, "one\n", next(t, got))
-	ended(t, done, "the idle timeout")
+	ended(t, r, done, Idle, "the idle timeout")
 	assert.Equal(t, "cut", next(t, got), "the cut last line is returned at the end")
-	assert.Equal(t, Idle, r.Why())
 }
 
 // Once Done says yes, the reading ends when the file has been quiet for
@@ -130,8 +130,7 @@ func TestStopsWhenDone(t *testing.T) {
 	assert.Equal(t, "a\n", next(t, got))
 	quiet(t, got, 50*time.Millisecond) // not done: no idle limit, keeps waiting
 	finished.Store(true)
-	ended(t, done, "Done")
-	assert.Equal(t, Done, r.Why())
+	ended(t, r, done, Done, "Done")
 }
 
 // Within Grace after Done says yes, lines still come: those written in the
@@ -145,8 +144,7 @@ func TestGraceKeepsReadingAfterDone(t *testing.T) {
 	adaptertest.Append(t, path, "trailing\n")
 	assert.Equal(t, "trailing\n", next(t, got))
 	stop()
-	ended(t, done, "Stop")
-	assert.Equal(t, Stopped, r.Why())
+	ended(t, r, done, Stopped, "Stop")
 }
 
 func TestStopsOnTruncation(t *testing.T) {
@@ -155,8 +153,7 @@ func TestStopsOnTruncation(t *testing.T) {
 	got, done := lines(r)
 	assert.Equal(t, "first line\n", next(t, got))
 	require.NoError(t, os.Truncate(path, 0))
-	ended(t, done, "truncation")
-	assert.Equal(t, Truncated, r.Why())
+	ended(t, r, done, Truncated, "truncation")
 }
 
 func TestStop(t *testing.T) {
@@ -165,8 +162,7 @@ func TestStop(t *testing.T) {
 	r := New(ctx, f, Options{Poll: time.Hour}) // only the context can end the wait
 	_, done := lines(r)
 	stop()
-	ended(t, done, "Stop")
-	assert.Equal(t, Stopped, r.Why())
+	ended(t, r, done, Stopped, "Stop")
 	n, err := r.Read(make([]byte, 8))
 	assert.Equal(t, 0, n)
 	assert.Equal(t, io.EOF, err, "a stopped reader stays at its end")

@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"regexp"
@@ -45,11 +44,7 @@ type expected struct {
 	errText       map[string]string
 	output        map[string]string
 	warnings      int
-	status        string
-	message       string
-	turns         int
-	duration      int64
-	tokens        adaptertest.Tokens
+	end           adaptertest.Ending
 }
 
 type srcStats struct {
@@ -104,15 +99,13 @@ func expectStream(t *testing.T, src []byte) expected {
 	e := expected{failed: map[string]bool{}, errText: map[string]string{}, output: map[string]string{}}
 	run, inRun, boundary := "", false, true
 	shells := map[string]bool{} // tool_id -> a shell call
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(src) {
 		var ev srcEvent
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+		if json.Unmarshal(line, &ev) != nil {
 			continue
 		}
 		var raw map[string]json.RawMessage
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &raw))
+		require.NoError(t, json.Unmarshal(line, &raw))
 		if o, ok := raw["output"]; ok {
 			var s string
 			require.NoError(t, json.Unmarshal(o, &s))
@@ -124,7 +117,7 @@ func expectStream(t *testing.T, src []byte) expected {
 		}
 		output := func() {
 			if boundary {
-				e.turns++
+				e.end.Turns++
 				boundary = false
 			}
 		}
@@ -169,26 +162,25 @@ func expectStream(t *testing.T, src []byte) expected {
 		case "error":
 			e.warnings++
 		case "result":
-			e.status = ev.Status
+			e.end.Status = ev.Status
 			if ev.Error != nil {
-				e.message = ev.Error.Message
+				e.end.Message = ev.Error.Message
 			}
 			if s := ev.Stats; s != nil {
-				e.duration += s.Duration
+				e.end.DurationMS += s.Duration
 				if len(s.Models) == 0 {
-					e.tokens.In += s.Input
-					e.tokens.Out += s.Output
-					e.tokens.CacheRead += s.Cached
+					e.end.Tokens.In += s.Input
+					e.end.Tokens.Out += s.Output
+					e.end.Tokens.CacheRead += s.Cached
 				}
 				for _, m := range s.Models {
-					e.tokens.In += m.Input
-					e.tokens.Out += m.Output
-					e.tokens.CacheRead += m.Cached
+					e.end.Tokens.In += m.Input
+					e.end.Tokens.Out += m.Output
+					e.end.Tokens.CacheRead += m.Cached
 				}
 			}
 		}
 	}
-	require.NoError(t, sc.Err())
 	if inRun {
 		e.texts = append(e.texts, run)
 	}
@@ -214,32 +206,28 @@ func expectJSON(t *testing.T, src []byte) expected {
 		} `json:"error"`
 	}
 	require.NoError(t, json.Unmarshal(src, &o))
-	e := expected{status: "success", texts: []string{o.Response}}
+	e := expected{end: adaptertest.Ending{Status: "success"}, texts: []string{o.Response}}
 	for name, m := range o.Stats.Models {
-		e.tokens.In += m.Tokens.Prompt
-		e.tokens.Out += m.Tokens.Candidates + m.Tokens.Thoughts
-		e.tokens.CacheRead += m.Tokens.Cached
-		e.tokens.Reasoning += m.Tokens.Thoughts
+		e.end.Tokens.In += m.Tokens.Prompt
+		e.end.Tokens.Out += m.Tokens.Candidates + m.Tokens.Thoughts
+		e.end.Tokens.CacheRead += m.Tokens.Cached
+		e.end.Tokens.Reasoning += m.Tokens.Thoughts
 		if main, ok := m.Roles["main"]; ok {
 			e.model = name
-			e.turns += main.TotalRequests - main.TotalErrors
+			e.end.Turns += main.TotalRequests - main.TotalErrors
 		}
 	}
 	if o.Error != nil {
-		e.status, e.message = "error", o.Error.Message
+		e.end.Status, e.end.Message = "error", o.Error.Message
 	}
 	return e
 }
 
 func check(t *testing.T, want expected, es []entry) {
 	t.Helper()
-	require.NotEmpty(t, es)
-	assert.Equal(t, want.model, es[0].Data.Model)
-	assert.Equal(t, "gemini-cli", es[0].Data.Agent)
+	adaptertest.CheckInit(t, es, "gemini-cli", want.model)
 	if want.prompt != "" {
-		require.Greater(t, len(es), 1)
-		assert.Equal(t, "prompt", es[1].Type)
-		assert.Equal(t, want.prompt, es[1].Content)
+		adaptertest.CheckPrompt(t, es, want.prompt)
 	}
 	var texts []string
 	for _, m := range adaptertest.OfType(es, "message") {
@@ -274,12 +262,6 @@ func check(t *testing.T, want expected, es []entry) {
 	}
 	assert.Equal(t, want.tools, started)
 
-	c := es[len(es)-1]
-	require.Equal(t, "complete", c.Type)
-	assert.Equal(t, want.status, c.Status)
-	assert.Equal(t, want.message, c.Message)
+	c := adaptertest.CheckComplete(t, want.end, es)
 	assert.Equal(t, want.warnings, c.Warnings)
-	assert.Equal(t, want.turns, c.Turns)
-	assert.Equal(t, want.duration, c.DurationMS)
-	assert.Equal(t, want.tokens, c.TotalTokens)
 }

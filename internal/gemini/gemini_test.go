@@ -36,27 +36,21 @@ func TestModelFromArgs(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	tests := []struct {
-		line string
-		want adapter.Claim
-	}{
-		{`{"type":"init","timestamp":"2026-01-01T00:00:00.000Z","session_id":"s","model":"auto-gemini-3"}`, adapter.Yes},
-		{`{"type":"message","role":"assistant","content":"hi","delta":true}`, adapter.Yes},
-		{`{"type":"tool_use","tool_name":"read_file","tool_id":"read_file_1_0","parameters":{}}`, adapter.Yes},
-		{`{"type":"tool_result","tool_id":"read_file_1_0","status":"success"}`, adapter.Yes},
-		{`{"type":"result","status":"success","stats":{}}`, adapter.Yes},
-		{`{"type":"error","severity":"warning","message":"Loop detected"}`, adapter.Maybe},
-		{`{"session_id":"s","response":"hi","stats":{"models":{}}}`, adapter.Yes},
-		{`{"session_id":"s","error":{"type":"x","message":"y"}}`, adapter.Yes},
+	adaptertest.Detects(t, Detect, map[string]adapter.Claim{
+		`{"type":"init","timestamp":"2026-01-01T00:00:00.000Z","session_id":"s","model":"auto-gemini-3"}`: adapter.Yes,
+		`{"type":"message","role":"assistant","content":"hi","delta":true}`:                               adapter.Yes,
+		`{"type":"tool_use","tool_name":"read_file","tool_id":"read_file_1_0","parameters":{}}`:           adapter.Yes,
+		`{"type":"tool_result","tool_id":"read_file_1_0","status":"success"}`:                             adapter.Yes,
+		`{"type":"result","status":"success","stats":{}}`:                                                 adapter.Yes,
+		`{"type":"error","severity":"warning","message":"Loop detected"}`:                                 adapter.Maybe,
+		`{"session_id":"s","response":"hi","stats":{"models":{}}}`:                                        adapter.Yes,
+		`{"session_id":"s","error":{"type":"x","message":"y"}}`:                                           adapter.Yes,
 		// Others' events with the same types.
-		{`{"type":"result","subtype":"success","is_error":false,"session_id":"s"}`, adapter.No},
-		{`{"type":"tool_use","sessionID":"ses_1","part":{"tool":"bash"}}`, adapter.No},
-		{`{"type":"init","model":"x"}`, adapter.No},
-		{`{"type":"","response":"x","stats":{}}`, adapter.No},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, Detect(adaptertest.Event(t, tt.line)), tt.line)
-	}
+		`{"type":"result","subtype":"success","is_error":false,"session_id":"s"}`: adapter.No,
+		`{"type":"tool_use","sessionID":"ses_1","part":{"tool":"bash"}}`:          adapter.No,
+		`{"type":"init","model":"x"}`:                                             adapter.No,
+		`{"type":"","response":"x","stats":{}}`:                                   adapter.No,
+	})
 }
 
 // A run of deltas ends at any other event, an unknown one too; an

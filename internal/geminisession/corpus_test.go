@@ -1,7 +1,7 @@
 package geminisession_test
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -148,18 +148,14 @@ func readRecords(t *testing.T, path string) []record {
 		require.NotEmpty(t, doc.Messages)
 		return append([]record{{SessionID: doc.SessionID}}, doc.Messages...)
 	}
-	f, err := os.Open(path)
+	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	defer f.Close()
 	var rs []record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(src) {
 		var r record
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &r))
+		require.NoError(t, json.Unmarshal(line, &r))
 		rs = append(rs, r)
 	}
-	require.NoError(t, sc.Err())
 	return rs
 }
 

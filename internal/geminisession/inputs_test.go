@@ -400,22 +400,16 @@ func TestCWDFromSessionContext(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	tests := []struct {
-		line string
-		want adapter.Claim
-	}{
-		{`{"sessionId":"s","projectHash":"p","startTime":"2026-01-01T00:00:00Z","kind":"main"}`, adapter.Yes},
-		{`{"sessionId":"s","projectHash":"p","startTime":"2026-01-01T00:00:00Z","messages":[]}`, adapter.Yes},
-		{`{"type":"gemini-session-document-cut","messages":2,"inMessages":true,"offset":10,"lost":5,"cut":true}`, adapter.Yes},
-		{`{"id":"g","timestamp":"2026-01-01T00:00:00Z","type":"gemini","content":"x"}`, adapter.Yes},
-		{`{"$rewindTo":"g"}`, adapter.Yes},
-		{`{"$set":{"lastUpdated":"2026-01-01T00:00:00Z"}}`, adapter.Maybe},
-		{`{"id":"u","timestamp":"2026-01-01T00:00:00Z","type":"user","content":"x"}`, adapter.No},
-		{`{"sessionId":"s","messageId":0,"type":"user","message":"hi"}`, adapter.No},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, geminisession.Detect(adaptertest.Event(t, tt.line)), tt.line)
-	}
+	adaptertest.Detects(t, geminisession.Detect, map[string]adapter.Claim{
+		`{"sessionId":"s","projectHash":"p","startTime":"2026-01-01T00:00:00Z","kind":"main"}`:                  adapter.Yes,
+		`{"sessionId":"s","projectHash":"p","startTime":"2026-01-01T00:00:00Z","messages":[]}`:                  adapter.Yes,
+		`{"type":"gemini-session-document-cut","messages":2,"inMessages":true,"offset":10,"lost":5,"cut":true}`: adapter.Yes,
+		`{"id":"g","timestamp":"2026-01-01T00:00:00Z","type":"gemini","content":"x"}`:                           adapter.Yes,
+		`{"$rewindTo":"g"}`: adapter.Yes,
+		`{"$set":{"lastUpdated":"2026-01-01T00:00:00Z"}}`:                           adapter.Maybe,
+		`{"id":"u","timestamp":"2026-01-01T00:00:00Z","type":"user","content":"x"}`: adapter.No,
+		`{"sessionId":"s","messageId":0,"type":"user","message":"hi"}`:              adapter.No,
+	})
 }
 
 // TestMaxLineReachesTheChat: --max-line holds a chat file's lines: a

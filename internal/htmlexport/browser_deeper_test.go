@@ -48,9 +48,7 @@ func (b *browser) selectValue(t *testing.T, id, value string) {
 // TestBrowserTokensAndTurns: each assistant message shows its response's
 // tokens and the time since its thread's last input; the header sums them.
 func TestBrowserTokensAndTurns(t *testing.T) {
-	b := newBrowser(t)
-	p := exportFile(t, deeper, t.TempDir())
-	b.open(t, p, "")
+	b, _ := browse(t, deeper)
 	require.Equal(t, "↓1,200 ↑40 (cache read 1,000)", b.text(t, "#seq-2 > .hd .tok"))
 	// seq 2 at 02.000, its prompt at 00.100.
 	require.Equal(t, "took 1.9s", b.text(t, "#seq-2 > .hd .turn"))
@@ -69,9 +67,7 @@ func TestBrowserTokensAndTurns(t *testing.T) {
 // TestBrowserFindYourWay: the prompt index jumps, the timeline's lanes
 // (threads, parallel calls) are clickable, and every entry is a heading.
 func TestBrowserFindYourWay(t *testing.T) {
-	b := newBrowser(t)
-	p := exportFile(t, deeper, t.TempDir())
-	b.open(t, p, "")
+	b, _ := browse(t, deeper)
 
 	var prompts []string
 	b.eval(t, `Array.from(document.querySelectorAll('#prompts button')).map(b => b.textContent)`, &prompts)
@@ -137,9 +133,7 @@ func TestBrowserFindYourWay(t *testing.T) {
 // TestBrowserToolAndSubagentFilters: the tool-name and subagent filters,
 // the worst status on a subagent's call, and errors only opening it.
 func TestBrowserToolAndSubagentFilters(t *testing.T) {
-	b := newBrowser(t)
-	p := exportFile(t, deeper, t.TempDir())
-	b.open(t, p, "")
+	b, _ := browse(t, deeper)
 	var opts []string
 	b.eval(t, `Array.from(document.querySelectorAll('#f-name option')).map(o => o.value + '=' + o.textContent)`, &opts)
 	require.Equal(t, []string{"=every tool", "Bash=Bash · 2", "Read=Read · 1", "Task=Task · 1"}, opts)
@@ -182,9 +176,7 @@ func TestBrowserToolAndSubagentFilters(t *testing.T) {
 // TestBrowserShowsWhatIsThere: a data: image drawn (a remote one named,
 // not fetched), the subagent's result as Markdown, copy buttons.
 func TestBrowserShowsWhatIsThere(t *testing.T) {
-	b := newBrowser(t)
-	p := exportFile(t, deeper, t.TempDir())
-	b.open(t, p, "")
+	b, _ := browse(t, deeper)
 	var img struct {
 		N, Width int
 		Alt      string
@@ -293,9 +285,7 @@ func TestBrowserPrintGivesEveryEntry(t *testing.T) {
 // drawn as <img> with a data: src under the page's policy, the text
 // around them stays plain, and no base64 is shown as text.
 func TestBrowserDrawsCarriedImages(t *testing.T) {
-	b := newBrowser(t)
-	p := exportFile(t, "../../testdata/claude/tool-result-images.out.jsonl", t.TempDir())
-	b.open(t, p, "")
+	b, _ := browse(t, "../../testdata/claude/tool-result-images.out.jsonl")
 	type shown struct {
 		N, Width int
 		Alt, Src string

@@ -299,6 +299,16 @@ func exportFile(t *testing.T, dialogPath, dir string) string {
 	return out
 }
 
+// browse opens the page of the dialog at dialogPath in a new browser; it
+// returns the browser and the page's path.
+func browse(t *testing.T, dialogPath string) (*browser, string) {
+	t.Helper()
+	b := newBrowser(t)
+	page := exportFile(t, dialogPath, t.TempDir())
+	b.open(t, page, "")
+	return b, page
+}
+
 func requireClean(t *testing.T, b *browser, what string) {
 	t.Helper()
 	errs, reqs := b.problems()
@@ -341,9 +351,7 @@ const visibleIDs = `Array.from(document.querySelectorAll('#timeline .entry')).fi
 // TestBrowserSearchFiltersKeys works the showcase page as a person would.
 // Its expectations were read off testdata/view/showcase.dialog.jsonl.
 func TestBrowserSearchFiltersKeys(t *testing.T) {
-	b := newBrowser(t)
-	page := exportFile(t, "../../testdata/view/showcase.dialog.jsonl", t.TempDir())
-	b.open(t, page, "")
+	b, page := browse(t, "../../testdata/view/showcase.dialog.jsonl")
 
 	// Search: "all 2 tests passed" is only in the result of seq 20, merged
 	// into the call at seq 19.
@@ -425,9 +433,7 @@ func TestBrowserSearchFiltersKeys(t *testing.T) {
 // and javascript: links in every field: nothing runs, nothing loads, and
 // the markup is shown as text.
 func TestBrowserHostileDialogIsInert(t *testing.T) {
-	b := newBrowser(t)
-	page := exportFile(t, "../../testdata/view/xss.dialog.jsonl", t.TempDir())
-	b.open(t, page, "")
+	b, _ := browse(t, "../../testdata/view/xss.dialog.jsonl")
 	check := func(when string) {
 		var state struct {
 			XSS      bool     `json:"xss"`

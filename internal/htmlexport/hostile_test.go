@@ -2,13 +2,13 @@ package htmlexport_test
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/htmlexport"
 )
@@ -50,12 +50,8 @@ func TestArgsKeptWhenNothingIsMarked(t *testing.T) {
 
 // A page read past its cap says what it left out, in its header.
 func TestPageSaysWhatWasLeftOut(t *testing.T) {
-	var in strings.Builder
-	in.WriteString(`{"seq":0,"ts":"2026-01-01T00:00:00Z","type":"init","data":{"task":"t","cwd":"/","model":"m","agent":"a"}}` + "\n")
-	for i := 1; i <= 50; i++ {
-		in.WriteString(`{"seq":` + strconv.Itoa(i) + `,"ts":"2026-01-01T00:00:01Z","type":"message","role":"assistant","content":"` + strings.Repeat("w", 400) + `"}` + "\n")
-	}
-	d, err := dialogread.ReadLimited(strings.NewReader(in.String()), nil, dialogread.Limits{MaxBytes: 5000})
+	in := adaptertest.ManyMessages(50, strings.Repeat("w", 400))
+	d, err := dialogread.ReadLimited(strings.NewReader(in), nil, dialogread.Limits{MaxBytes: 5000})
 	require.NoError(t, err)
 	var b bytes.Buffer
 	require.NoError(t, htmlexport.Write(&b, d, htmlexport.Options{}))

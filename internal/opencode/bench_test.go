@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -18,7 +17,7 @@ import (
 // benchStreams are the fixtures' events, run lines and bus events apart,
 // repeated with their ids renamed until each is some MiB: many runs of a
 // session one after the other.
-var benchStreams = sync.OnceValues(func() (map[string][][]byte, error) {
+var benchStreams = adaptertest.Once(func() (map[string][][]byte, error) {
 	files, err := filepath.Glob("../../testdata/opencode/*.in.jsonl")
 	if err != nil {
 		return nil, err
@@ -60,10 +59,7 @@ var benchStreams = sync.OnceValues(func() (map[string][][]byte, error) {
 // BenchmarkAdapter measures the adapter and the writer alone (no framing,
 // no validation), per input byte, to io.Discard.
 func BenchmarkAdapter(b *testing.B) {
-	streams, err := benchStreams()
-	if err != nil {
-		b.Fatal(err)
-	}
+	streams := benchStreams(b)
 	for _, kind := range []string{"run", "bus"} {
 		events, size := adaptertest.Events(streams[kind])
 		if len(events) != len(streams[kind]) {

@@ -1,7 +1,6 @@
 package opencode
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -184,10 +183,8 @@ func (w *expected) addTokens(p *srcPart) {
 func expectRun(t *testing.T, src []byte) expected {
 	var w expected
 	pending := ""
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+	for line := range bytes.Lines(src) {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var ev struct {
@@ -195,7 +192,7 @@ func expectRun(t *testing.T, src []byte) expected {
 			Part  *srcPart `json:"part"`
 			Error srcError `json:"error"`
 		}
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &ev))
+		require.NoError(t, json.Unmarshal(line, &ev))
 		switch ev.Type {
 		case "error":
 			if pending != "" {
@@ -246,10 +243,8 @@ func expectRun(t *testing.T, src []byte) expected {
 // busEvents reads a recorded event bus: the payload of each data: line.
 func busEvents(t *testing.T, src []byte) []json.RawMessage {
 	var evs []json.RawMessage
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
+	for l := range bytes.Lines(src) {
+		line := bytes.TrimSpace(l)
 		if rest, ok := bytes.CutPrefix(line, []byte("data:")); ok {
 			evs = append(evs, json.RawMessage(bytes.Clone(bytes.TrimSpace(rest))))
 		}
@@ -454,17 +449,7 @@ func checkDialog(t *testing.T, d adaptertest.Dialog, w expected) {
 		assert.NotContains(t, d.Complete, "cost_usd")
 	}
 
-	switch w.status {
-	case "success":
-		assert.Equal(t, "success", d.Complete.Str("status"))
-	case "error":
-		assert.Equal(t, "error", d.Complete.Str("status"))
-		assert.Equal(t, w.message, d.Complete.Str("message"))
-		assert.NotEqual(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
-	default:
-		assert.Equal(t, "error", d.Complete.Str("status"))
-		assert.Equal(t, dialog.ReasonIncomplete, d.Complete.Str("reason"))
-	}
+	d.CheckEnding(t, w.status, w.message)
 }
 
 // The format reads, and reads the model from opencode's command line.

@@ -36,24 +36,19 @@ func TestModelFromArgs(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	for _, tc := range []struct {
-		line string
-		want adapter.Claim
-	}{
-		{runStep("prt_1"), adapter.Yes},
-		{runError("APIError", "x"), adapter.Yes},
-		{`{"type":"done","timestamp":1,"sessionID":"ses_r","reason":"idle","rejected":[]}`, adapter.Yes},
-		{busEvent("server.connected", `{}`), adapter.Yes},
-		{idle("ses_x"), adapter.Yes},
-		{`{"type":"thread.started","thread_id":"t"}`, adapter.No}, // Codex: dotted, no properties
-		{`{"type":"item.completed","item":{"id":"item_0"}}`, adapter.No},
-		{`{"type":"error","message":"x"}`, adapter.No}, // anyone's
-		{`{"type":"text","part":{}}`, adapter.No},      // no sessionID
-		{`{"type":"assistant","message":{}}`, adapter.No},
-		{`{"type":"noDots","properties":{}}`, adapter.No},
-	} {
-		assert.Equal(t, tc.want, Detect(adaptertest.Event(t, tc.line)), "%s", tc.line)
-	}
+	adaptertest.Detects(t, Detect, map[string]adapter.Claim{
+		runStep("prt_1"):          adapter.Yes,
+		runError("APIError", "x"): adapter.Yes,
+		`{"type":"done","timestamp":1,"sessionID":"ses_r","reason":"idle","rejected":[]}`: adapter.Yes,
+		busEvent("server.connected", `{}`):                                                adapter.Yes,
+		idle("ses_x"):                                                                     adapter.Yes,
+		`{"type":"thread.started","thread_id":"t"}`:                                       adapter.No, // Codex: dotted, no properties
+		`{"type":"item.completed","item":{"id":"item_0"}}`:                                adapter.No,
+		`{"type":"error","message":"x"}`:                                                  adapter.No, // anyone's
+		`{"type":"text","part":{}}`:                                                       adapter.No, // no sessionID
+		`{"type":"assistant","message":{}}`:                                               adapter.No,
+		`{"type":"noDots","properties":{}}`:                                               adapter.No,
+	})
 }
 
 // The stream's cwd and model reach init: the root session's directory, or

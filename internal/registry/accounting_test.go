@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -13,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
-	"github.com/ssebench/sse-dialog-convert/internal/testskip"
 )
 
 // conversationKinds are, per corpus folder, the record kinds that carry
@@ -69,16 +68,7 @@ func carriesConversation(folder, kind string) bool {
 // Every record is read once: read = converted + skipped. Records of such
 // kinds skipped under a reason are allowed, and listed (-v).
 func TestCorpusAccounting(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		testskip.Missingf(t, "no captures in %s (the shared corpus is not checked out)", corpusDir)
-	}
-	dirs, err := os.ReadDir(corpusDir)
-	require.NoError(t, err)
-	for _, d := range dirs {
-		folder := d.Name()
-		if !d.IsDir() {
-			continue
-		}
+	for _, folder := range adaptertest.CorpusFolders(t, corpusDir) {
 		if formatsToCome[folder] {
 			t.Logf("corpus folder %s: its format is still to come: not accounted", folder)
 			continue
@@ -166,16 +156,13 @@ func checkAccounting(t *testing.T, folder string, acc dispatch.Accounting, out [
 // tool entries.
 func conversationEntries(t *testing.T, out []byte) int {
 	n := 0
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
+	for line := range bytes.Lines(out) {
 		var e struct{ Type string }
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &e))
+		require.NoError(t, json.Unmarshal(line, &e))
 		switch e.Type {
 		case "prompt", "message", "thinking", "tool":
 			n++
 		}
 	}
-	require.NoError(t, sc.Err())
 	return n
 }

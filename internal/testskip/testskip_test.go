@@ -27,6 +27,14 @@ func forget() {
 	skips.mu.Unlock()
 }
 
+// fresh sets CI to ci for the test, which starts and ends with no skip
+// recorded.
+func fresh(t *testing.T, ci string) {
+	t.Setenv("CI", ci)
+	forget()
+	t.Cleanup(forget)
+}
+
 func TestCI(t *testing.T) {
 	for value, want := range map[string]bool{"": false, "0": false, "false": false, "FALSE": false, " false ": false, "true": true, "1": true, "yes": true, "woodpecker": true} {
 		t.Setenv("CI", value)
@@ -35,9 +43,7 @@ func TestCI(t *testing.T) {
 }
 
 func TestMissingSkipsAndCountsOutsideCI(t *testing.T) {
-	t.Setenv("CI", "false")
-	forget()
-	t.Cleanup(forget)
+	fresh(t, "false")
 	a := &fakeT{name: "TestA"}
 	Missing(a, "no chromium at /usr/bin/chromium")
 	b := &fakeT{name: "TestB"}
@@ -50,9 +56,7 @@ func TestMissingSkipsAndCountsOutsideCI(t *testing.T) {
 }
 
 func TestMissingFailsInCI(t *testing.T) {
-	t.Setenv("CI", "true")
-	forget()
-	t.Cleanup(forget)
+	fresh(t, "true")
 	a := &fakeT{name: "TestA"}
 	Missing(a, "no chromium at /usr/bin/chromium")
 	assert.Equal(t, "no chromium at /usr/bin/chromium, and CI is set: CI must provide it", a.failed)
@@ -60,9 +64,7 @@ func TestMissingFailsInCI(t *testing.T) {
 }
 
 func TestSummaryOfOne(t *testing.T) {
-	t.Setenv("CI", "")
-	forget()
-	t.Cleanup(forget)
+	fresh(t, "")
 	Missing(&fakeT{name: "TestA"}, "no X")
 	assert.Equal(t, "--- internal/testskip: 1 test skipped: no X (TestA)", Summary())
 }

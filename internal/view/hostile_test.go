@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/dialogread"
 	"github.com/ssebench/sse-dialog-convert/internal/view"
 )
@@ -45,12 +46,8 @@ func TestViewShowsWhatTextHides(t *testing.T) {
 // A dialog read past its cap says so, before the entries and before the
 // ending.
 func TestViewSaysWhatWasLeftOut(t *testing.T) {
-	var in strings.Builder
-	in.WriteString(`{"seq":0,"ts":"2026-01-01T00:00:00Z","type":"init","data":{"task":"t","cwd":"/","model":"m","agent":"a"}}` + "\n")
-	for i := 1; i <= 50; i++ {
-		in.WriteString(`{"seq":` + strconv.Itoa(i) + `,"ts":"2026-01-01T00:00:01Z","type":"message","role":"assistant","content":"` + strings.Repeat("w ", 200) + `"}` + "\n")
-	}
-	d, err := dialogread.ReadLimited(strings.NewReader(in.String()), nil, dialogread.Limits{MaxBytes: 5000})
+	in := adaptertest.ManyMessages(50, strings.Repeat("w ", 200))
+	d, err := dialogread.ReadLimited(strings.NewReader(in), nil, dialogread.Limits{MaxBytes: 5000})
 	require.NoError(t, err)
 	require.Positive(t, d.LeftOut.Entries)
 	var b bytes.Buffer
@@ -59,7 +56,7 @@ func TestViewSaysWhatWasLeftOut(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(out, "⚠ left out"))
 	assert.True(t, strings.HasPrefix(out, "⚠ left out\n  incomplete view: "+strconv.Itoa(d.LeftOut.Entries)+" entries ("), out[:200])
 
-	whole, err := dialogread.Read(strings.NewReader(in.String()), nil)
+	whole, err := dialogread.Read(strings.NewReader(in), nil)
 	require.NoError(t, err)
 	b.Reset()
 	require.NoError(t, view.Render(&b, whole, view.Options{Width: 200}))
