@@ -166,6 +166,7 @@ type Adapter struct {
 	metaDone bool
 	waiting  []held // prompts and warnings before the model is known
 	prompted bool
+	body     bool      // an entry other than a prompt was written
 	lineTS   time.Time // the current record's time, if it has one
 
 	state    last
@@ -349,6 +350,7 @@ func (a *Adapter) startSubagent(id string, ev jsonraw.Value) {
 	a.ensureMeta()
 	name := ev.Get("name").Str()
 	a.open[id] = tool{name: name}
+	a.body = true
 	a.w.ToolStart(dialog.ToolCall{ID: id, Name: name, Args: ev.Get("args")})
 }
 
@@ -520,12 +522,16 @@ func (a *Adapter) prompt(l jsonraw.Literal) {
 	a.writePrompt(dialog.Lit(l))
 }
 
+// writePrompt writes a user turn: the first before the body is the task's
+// prompt, any other a later turn where it was said (after a notice such as
+// the one /init writes first, the first prompt is one of these).
 func (a *Adapter) writePrompt(t dialog.Text) {
-	if !a.prompted {
+	if !a.prompted && !a.body {
 		a.prompted = true
 		a.w.StreamPrompt(t)
 		return
 	}
+	a.prompted = true
 	a.w.UserPrompt(t)
 }
 
@@ -548,6 +554,7 @@ func (a *Adapter) ensureMeta() {
 		}
 		v, _ := jsonraw.Parse(h.lit)
 		if h.warn {
+			a.body = true
 			a.w.Message(dialog.Message{Content: dialog.Lit(v.Lit())})
 			continue
 		}
@@ -597,6 +604,7 @@ func (a *Adapter) gemini(msg *message, content, thoughts, tokens, calls jsonraw.
 	if n > msg.thoughts {
 		msg.thoughts = n
 		if l := a.text.Literal(); !l.IsEmpty() {
+			a.body = true
 			a.w.Thinking(dialog.Lit(l), parent)
 			output = true
 		}
@@ -679,6 +687,7 @@ func (a *Adapter) message(msg *message, content dialog.Text, tokens jsonraw.Valu
 		msg.tokensShown = true
 		m.Tokens, m.HasTokens = chatTokens(tokens), true
 	}
+	a.body = true
 	a.w.Message(m)
 }
 
@@ -711,6 +720,7 @@ func (a *Adapter) startCall(c jsonraw.Value, parent string) bool {
 	}
 	t := tool{name: c.Get("name").Str(), parent: parent}
 	a.open[cid] = t
+	a.body = true
 	a.w.ToolStart(dialog.ToolCall{ID: cid, Name: t.name, Args: c.Get("args"), Parent: parent})
 	return true
 }
@@ -983,6 +993,7 @@ func (a *Adapter) warn(l jsonraw.Literal, parent string) {
 		return
 	}
 	a.ensureMeta()
+	a.body = true
 	a.w.Message(dialog.Message{Content: dialog.Lit(l), Parent: parent})
 }
 

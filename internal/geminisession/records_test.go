@@ -170,3 +170,28 @@ func promptsOf(d adaptertest.Dialog) []string {
 	}
 	return out
 }
+
+// Gemini CLI 0.39 on writes an info message before the first prompt when a
+// command prepares the chat (`/init`: "Empty GEMINI.md created…"). The
+// prompt that follows is the user's first turn all the same, written after
+// the notice, not dropped as a prompt known already; so is one that
+// follows a model message, as in a chat that starts with the model.
+func TestPromptAfterEarlierEntry(t *testing.T) {
+	d := chat(t, header,
+		`{"id":"i1","timestamp":"2026-03-01T10:00:00.500Z","type":"info","content":"Empty GEMINI.md created."}`,
+		`{"id":"u1","timestamp":"2026-03-01T10:00:01.000Z","type":"user","content":[{"text":"write GEMINI.md"}],"displayContent":[{"text":"/init"}]}`,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Written.","model":"gemini-3-flash-preview"}`,
+	)
+	var kinds []string
+	for _, e := range d.Entries {
+		kinds = append(kinds, e.Str("type")+":"+e.Str("content"))
+	}
+	assert.Equal(t, []string{"init:", "message:" + dialog.WarningPrefix + "Empty GEMINI.md created.", "prompt:write GEMINI.md", "message:Written.", "complete:"}, kinds)
+
+	d = chat(t, header,
+		`{"id":"g0","timestamp":"2026-03-01T10:00:00.500Z","type":"gemini","content":"Welcome back.","model":"gemini-2.5-pro"}`,
+		ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Listed.","model":"gemini-2.5-pro"}`,
+	)
+	assert.Len(t, d.Of("prompt"), 1, "the prompt after the model's first message")
+}
