@@ -135,12 +135,24 @@ type tool struct {
 type last uint8
 
 const (
-	lastNone   last = iota // nothing yet, or a user turn without an answer
-	lastAnswer             // a model message with no tool call
-	lastCalls              // a model message with tool calls
-	lastError              // an error record
-	lastDone               // a subagent's complete_task call, succeeded
+	lastNone      last = iota // nothing yet, or a user turn without an answer
+	lastAnswer                // a model message with no tool call
+	lastCalls                 // a model message with tool calls
+	lastError                 // an error record
+	lastDone                  // a subagent's complete_task call, succeeded
+	lastCancelled             // the user cancelled the request (Esc)
 )
+
+// The texts Gemini CLI writes itself: the info message of a request the
+// user cancelled, and the user message it sends when a response stopped
+// short (its continueOnFailedApiCall and next-speaker check).
+const (
+	cancelledText = "Request cancelled."
+	continueText  = "System: Please continue."
+)
+
+// ReasonInterrupted ends a chat whose last request the user cancelled.
+const ReasonInterrupted = "interrupted"
 
 // held is a prompt or a warning kept until init can say the model: its
 // literal (copied) and the time of its record.
@@ -422,10 +434,14 @@ func (a *Adapter) record(v jsonraw.Value, parent string) {
 		if !seen {
 			a.text.Reset()
 			a.text.Text(dialog.WarningPrefix)
-			if l := a.textOf(content); l.IsEmpty() {
+			l := a.textOf(content)
+			if l.IsEmpty() {
 				a.text.Text(string(typ.Body()) + " message with no text")
 			} else {
 				a.text.Lit(l)
+			}
+			if parent == "" && string(l.Body()) == cancelledText {
+				a.state = lastCancelled
 			}
 			a.warn(a.text.Literal(), parent)
 		} else {
@@ -461,6 +477,10 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 		return
 	}
 	a.state = lastNone
+	if string(l.Body()) == continueText {
+		a.notice("Gemini CLI asked the model to go on (" + continueText + ")")
+		return
+	}
 	a.prompt(l)
 }
 
@@ -1006,6 +1026,8 @@ func (a *Adapter) Summary() dialog.Summary {
 	switch {
 	case a.state == lastError:
 		s.Status, s.Message = dialog.StatusError, a.errMsg
+	case a.state == lastCancelled:
+		s.Status, s.Reason, s.Message = dialog.StatusError, ReasonInterrupted, cancelledText
 	case (a.state == lastAnswer || a.state == lastDone) && len(a.open) == 0:
 		s.Status = dialog.StatusSuccess
 	}

@@ -50,11 +50,11 @@ func TestErrorAndWarningRecords(t *testing.T) {
 // info and system records are the CLI's own notes: notices, never dropped.
 func TestInfoRecords(t *testing.T) {
 	d := chat(t, header, ask,
-		`{"id":"i1","timestamp":"2026-03-01T10:00:02.000Z","type":"info","content":"Request cancelled."}`,
+		`{"id":"i1","timestamp":"2026-03-01T10:00:02.000Z","type":"info","content":"Switched to fallback model."}`,
 		`{"id":"i2","timestamp":"2026-03-01T10:00:02.000Z","type":"system","content":""}`,
 		`{"id":"x1","timestamp":"2026-03-01T10:00:02.000Z","type":"telemetry","content":"?"}`,
 	)
-	assert.Equal(t, []string{dialog.WarningPrefix + "Request cancelled.", dialog.WarningPrefix + "system message with no text"}, d.Warnings())
+	assert.Equal(t, []string{dialog.WarningPrefix + "Switched to fallback model.", dialog.WarningPrefix + "system message with no text"}, d.Warnings())
 	assert.Equal(t, []string{"error", "incomplete"}, []string{d.Complete.Str("status"), d.Complete.Str("reason")}, "the last message is no answer")
 }
 
@@ -194,4 +194,39 @@ func TestPromptAfterEarlierEntry(t *testing.T) {
 		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Listed.","model":"gemini-2.5-pro"}`,
 	)
 	assert.Len(t, d.Of("prompt"), 1, "the prompt after the model's first message")
+}
+
+// Esc in Gemini CLI aborts the request and writes the info message
+// "Request cancelled.": when nothing follows it, the user stopped the
+// chat (error, reason interrupted), not an input cut short. A later turn
+// goes on from it.
+func TestRequestCancelled(t *testing.T) {
+	call := `{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-3-flash-preview","toolCalls":[` +
+		`{"id":"c1","name":"read_file","args":{"file_path":"a.txt"},"status":"success","timestamp":"2026-03-01T10:00:02.100Z","result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"alpha"}}}]}]}`
+	cancelled := `{"id":"i1","timestamp":"2026-03-01T10:00:09.000Z","type":"info","content":"Request cancelled."}`
+	d := chat(t, header, ask, call, cancelled)
+	assert.Equal(t, []string{dialog.WarningPrefix + "Request cancelled."}, d.Warnings())
+	assert.Equal(t, []string{"error", "interrupted", "Request cancelled."},
+		[]string{d.Complete.Str("status"), d.Complete.Str("reason"), d.Complete.Str("message")})
+
+	d = chat(t, header, ask, call, cancelled,
+		`{"id":"u2","timestamp":"2026-03-01T10:01:00.000Z","type":"user","content":[{"text":"go on"}]}`,
+		`{"id":"g2","timestamp":"2026-03-01T10:01:01.000Z","type":"gemini","content":"Done.","model":"gemini-3-flash-preview"}`,
+	)
+	assert.Equal(t, "success", d.Complete.Str("status"), "the chat went on after the cancel")
+}
+
+// When a response stops short, Gemini CLI sends the model the text
+// "System: Please continue." as a user message of its own: a notice that
+// it did, not a prompt of the user's.
+func TestPleaseContinue(t *testing.T) {
+	d := chat(t, header, ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Half","model":"gemini-3-flash-preview"}`,
+		`{"id":"u2","timestamp":"2026-03-01T10:00:03.000Z","type":"user","content":[{"text":"System: Please continue."}],"displayContent":[{"functionResponse":{"id":"c0","name":"update_topic","response":{"output":"ok"}}}]}`,
+		`{"id":"g2","timestamp":"2026-03-01T10:00:04.000Z","type":"gemini","content":"The rest.","model":"gemini-3-flash-preview"}`,
+	)
+	require.Len(t, d.Of("prompt"), 1, "only the user's own prompt")
+	assert.Equal(t, "list it", d.Of("prompt")[0].Str("content"))
+	assert.Equal(t, []string{dialog.WarningPrefix + "Gemini CLI asked the model to go on (System: Please continue.)"}, d.Warnings())
+	assert.Equal(t, "success", d.Complete.Str("status"))
 }
