@@ -188,8 +188,9 @@ type Adapter struct {
 	warnings int
 	tokens   dialog.Tokens
 
-	text jsonraw.Builder
-	out  jsonraw.Builder
+	text   jsonraw.Builder
+	out    jsonraw.Builder
+	images []dialog.Image // the pictures of the result resultText read last
 }
 
 // New returns an Adapter writing to w.
@@ -782,7 +783,7 @@ func (a *Adapter) endCall(c jsonraw.Value) {
 	if code, ok := shellExitCode(t.name, result); !isErr && ok {
 		isErr, out = true, a.exitCodeText(code, out)
 	}
-	a.end(cid, out, isErr)
+	a.end(cid, out, isErr, a.images)
 	if !isErr && t.parent == "" && t.name == "complete_task" {
 		// A subagent's chat read alone: the call that hands its result
 		// back ends it.
@@ -845,8 +846,13 @@ func (a *Adapter) exitCodeText(code int64, out dialog.Text) dialog.Text {
 // of its function responses, else its display text.
 func (a *Adapter) resultText(result, display jsonraw.Value, isErr bool) dialog.Text {
 	a.out.Reset()
+	a.images = a.images[:0]
 	for e := result.Elements(); e.Next(); {
 		p := e.Value
+		a.media(p)
+		for q := p.Get("functionResponse").Get("parts").Elements(); q.Next(); {
+			a.media(q.Value) // Gemini 3 models get a tool's media here
+		}
 		r := p.Get("functionResponse").Get("response")
 		var v jsonraw.Value
 		if isErr && r.Get("error").Exists() {
@@ -878,6 +884,20 @@ func (a *Adapter) resultText(result, display jsonraw.Value, isErr bool) dialog.T
 		return dialog.Lit(display.Lit())
 	}
 	return dialog.Plain("")
+}
+
+// media reads a part of a result that carries a tool's media rather than
+// text (read_file on a picture or a PDF): base64 data is an image of the
+// result (the writer shows a type it does not draw as a placeholder); a
+// file given by URI is named on a line of the text, never fetched.
+func (a *Adapter) media(p jsonraw.Value) {
+	if d := p.Get("inlineData"); d.IsObject() {
+		a.images = append(a.images, dialog.Image{Media: d.Get("mimeType").Str(), Data: d.Get("data").Body()})
+	}
+	if f := p.Get("fileData"); f.IsObject() {
+		a.out.Line()
+		a.out.Text("[file " + f.Get("mimeType").Str() + " " + f.Get("fileUri").Str() + "]")
+	}
 }
 
 // responses ends open calls from the function responses of a user
@@ -914,16 +934,16 @@ func (a *Adapter) responses(content jsonraw.Value) {
 				isErr, out = true, a.exitCodeText(code, out)
 			}
 		}
-		a.end(id, out, isErr)
+		a.end(id, out, isErr, nil)
 	}
 }
 
 // end writes a call's result.
-func (a *Adapter) end(id string, out dialog.Text, isErr bool) {
+func (a *Adapter) end(id string, out dialog.Text, isErr bool, images []dialog.Image) {
 	t := a.open[id]
 	delete(a.open, id)
 	a.closed[maphash.String(a.seed, id)] = struct{}{}
-	a.w.ToolEnd(dialog.ToolResult{ID: id, Output: out, IsError: isErr, Name: t.name, Parent: t.parent})
+	a.w.ToolEnd(dialog.ToolResult{ID: id, Output: out, Images: images, IsError: isErr, Name: t.name, Parent: t.parent})
 }
 
 func (a *Adapter) isClosed(id string) bool {

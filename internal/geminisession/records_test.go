@@ -230,3 +230,26 @@ func TestPleaseContinue(t *testing.T) {
 	assert.Equal(t, []string{dialog.WarningPrefix + "Gemini CLI asked the model to go on (System: Please continue.)"}, d.Warnings())
 	assert.Equal(t, "success", d.Complete.Str("status"))
 }
+
+// read_file on an image: Gemini CLI records the picture it sent the model
+// in the call's result, beside the functionResponse (Gemini 2 models) or
+// in its parts (Gemini 3). The picture is the result's, after its text;
+// a file sent by reference is named.
+func TestResultImages(t *testing.T) {
+	const png = "iVBORw0KGgoAAAANSUhEUg==" // a PNG's first 16 bytes
+	call := func(id, result string) string {
+		return `{"id":"g` + id + `","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-3-pro-preview","toolCalls":[` +
+			`{"id":"` + id + `","name":"read_file","args":{"file_path":"shot.png"},"status":"success","timestamp":"2026-03-01T10:00:02.100Z","result":` + result + `}]}`
+	}
+	d := chat(t, header, ask,
+		call("c2", `[{"functionResponse":{"id":"c2","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]`),
+		call("c3", `[{"functionResponse":{"id":"c3","name":"read_file","response":{"output":"Binary content provided (1 item(s))."},"parts":[{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]}}]`),
+		call("c4", `[{"functionResponse":{"id":"c4","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"fileData":{"mimeType":"application/pdf","fileUri":"gs://bucket/a.pdf"}}]`),
+	)
+	want := "Binary content provided (1 item(s)).\n\n![image/png 16 bytes](data:image/png;base64," + png + ")"
+	res := d.Results()
+	require.Len(t, res, 3)
+	assert.Equal(t, want, res[0].Str("result"), "a sibling part (Gemini 2)")
+	assert.Equal(t, want, res[1].Str("result"), "the functionResponse's parts (Gemini 3)")
+	assert.Equal(t, "Binary content provided (1 item(s)).\n[file application/pdf gs://bucket/a.pdf]", res[2].Str("result"))
+}
