@@ -157,9 +157,10 @@ const ReasonInterrupted = "interrupted"
 // held is a prompt or a warning kept until init can say the model: its
 // literal (copied) and the time of its record.
 type held struct {
-	lit  []byte
-	ts   time.Time
-	warn bool
+	lit    []byte
+	images []dialog.Image // a prompt's pictures, copied
+	ts     time.Time
+	warn   bool
 }
 
 // Adapter holds the state of one chat file.
@@ -190,7 +191,7 @@ type Adapter struct {
 
 	text   jsonraw.Builder
 	out    jsonraw.Builder
-	images []dialog.Image // the pictures of the result resultText read last
+	images []dialog.Image // the pictures of the result or prompt read last
 }
 
 // New returns an Adapter writing to w.
@@ -468,7 +469,15 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 		return
 	}
 	l := a.textOf(content)
-	if l.IsEmpty() {
+	a.images = a.images[:0]
+	for e := content.Elements(); e.Next(); {
+		if d := e.Value.Get("inlineData"); d.IsObject() {
+			// A picture the user attached (@file): Gemini CLI records
+			// every part it sent.
+			a.images = append(a.images, dialog.Image{Media: d.Get("mimeType").Str(), Data: d.Get("data").Body()})
+		}
+	}
+	if l.IsEmpty() && len(a.images) == 0 {
 		a.w.Skip("", SkipResponses)
 		return
 	}
@@ -482,7 +491,7 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 		a.notice("Gemini CLI asked the model to go on (" + continueText + ")")
 		return
 	}
-	a.prompt(l)
+	a.prompt(l, a.images)
 }
 
 // contextDir takes the cwd, until init is written, from the session
@@ -534,26 +543,30 @@ func injected(body []byte) bool {
 }
 
 // prompt writes a user turn, or holds it until init can name the model.
-func (a *Adapter) prompt(l jsonraw.Literal) {
+func (a *Adapter) prompt(l jsonraw.Literal, images []dialog.Image) {
 	if !a.metaDone {
-		a.waiting = append(a.waiting, held{lit: append([]byte(nil), l.Bytes()...), ts: a.lineTS})
+		h := held{lit: append([]byte(nil), l.Bytes()...), ts: a.lineTS}
+		for _, img := range images {
+			h.images = append(h.images, dialog.Image{Media: img.Media, Data: append([]byte(nil), img.Data...)})
+		}
+		a.waiting = append(a.waiting, h)
 		a.w.Hold()
 		return
 	}
-	a.writePrompt(dialog.Lit(l))
+	a.writePrompt(dialog.Lit(l), images...)
 }
 
 // writePrompt writes a user turn: the first before the body is the task's
 // prompt, any other a later turn where it was said (after a notice such as
 // the one /init writes first, the first prompt is one of these).
-func (a *Adapter) writePrompt(t dialog.Text) {
+func (a *Adapter) writePrompt(t dialog.Text, images ...dialog.Image) {
 	if !a.prompted && !a.body {
 		a.prompted = true
-		a.w.StreamPrompt(t)
+		a.w.StreamPrompt(t, images...)
 		return
 	}
 	a.prompted = true
-	a.w.UserPrompt(t)
+	a.w.UserPrompt(t, images...)
 }
 
 // ensureMeta writes init, once, with the model the file has named so far,
@@ -579,7 +592,7 @@ func (a *Adapter) ensureMeta() {
 			a.w.Message(dialog.Message{Content: dialog.Lit(v.Lit())})
 			continue
 		}
-		a.writePrompt(dialog.Lit(v.Lit()))
+		a.writePrompt(dialog.Lit(v.Lit()), h.images...)
 	}
 	a.waiting = nil
 	if !a.lineTS.IsZero() {

@@ -253,3 +253,21 @@ func TestResultImages(t *testing.T) {
 	assert.Equal(t, want, res[1].Str("result"), "the functionResponse's parts (Gemini 3)")
 	assert.Equal(t, "Binary content provided (1 item(s)).\n[file application/pdf gs://bucket/a.pdf]", res[2].Str("result"))
 }
+
+// A picture the user attached (@shot.png) is a part of the user message
+// Gemini CLI records ("all parts (text, files, images, etc.)"): it is the
+// prompt's, after its text, also when the prompt waits for the model.
+func TestPromptImages(t *testing.T) {
+	const png = "iVBORw0KGgoAAAANSUhEUg=="
+	d := chat(t, header,
+		`{"id":"u1","timestamp":"2026-03-01T10:00:01.000Z","type":"user","content":[{"text":"what is in this picture?"},{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}],"displayContent":[{"text":"what is in this picture? @shot.png"}]}`,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"A square.","model":"gemini-3-pro-preview"}`,
+		`{"id":"u2","timestamp":"2026-03-01T10:00:03.000Z","type":"user","content":[{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]}`,
+		`{"id":"g2","timestamp":"2026-03-01T10:00:04.000Z","type":"gemini","content":"The same square.","model":"gemini-3-pro-preview"}`,
+	)
+	img := "![image/png 16 bytes](data:image/png;base64," + png + ")"
+	prompts := d.Of("prompt")
+	require.Len(t, prompts, 2)
+	assert.Equal(t, "what is in this picture?\n\n"+img, prompts[0].Str("content"), "held for the model, then written with its picture")
+	assert.Equal(t, img, prompts[1].Str("content"), "a picture alone is a prompt")
+}
