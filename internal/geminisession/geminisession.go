@@ -560,13 +560,13 @@ func (a *Adapter) prompt(l jsonraw.Literal, images []dialog.Image) {
 // prompt, any other a later turn where it was said (after a notice such as
 // the one /init writes first, the first prompt is one of these).
 func (a *Adapter) writePrompt(t dialog.Text, images ...dialog.Image) {
-	if !a.prompted && !a.body {
-		a.prompted = true
-		a.w.StreamPrompt(t, images...)
-		return
-	}
+	task := !a.prompted && !a.body
 	a.prompted = true
-	a.w.UserPrompt(t, images...)
+	if task {
+		a.w.StreamPrompt(t, images...)
+	} else {
+		a.w.UserPrompt(t, images...)
+	}
 }
 
 // ensureMeta writes init, once, with the model the file has named so far,
