@@ -471,6 +471,12 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 	l := a.textOf(content)
 	a.images = a.images[:0]
 	for e := content.Elements(); e.Next(); {
+		if e.Value.Get("functionResponse").Exists() {
+			// Media beside a tool's response are the tool's (its call's
+			// record has them), not the user's.
+			a.images = a.images[:0]
+			break
+		}
 		if d := e.Value.Get("inlineData"); d.IsObject() {
 			// A picture the user attached (@file): Gemini CLI records
 			// every part it sent.

@@ -270,4 +270,12 @@ func TestPromptImages(t *testing.T) {
 	require.Len(t, prompts, 2)
 	assert.Equal(t, "what is in this picture?\n\n"+img, prompts[0].Str("content"), "held for the model, then written with its picture")
 	assert.Equal(t, img, prompts[1].Str("content"), "a picture alone is a prompt")
+
+	// A tool's picture sent back beside its functionResponse (Gemini 2) is
+	// no prompt of the user's.
+	d = chat(t, header, ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-2.5-pro","toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":"shot.png"},"status":"executing"}]}`,
+		`{"id":"u2","timestamp":"2026-03-01T10:00:03.000Z","type":"user","content":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]}`,
+	)
+	assert.Len(t, d.Of("prompt"), 1, "only the user's own prompt")
 }
