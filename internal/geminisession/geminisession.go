@@ -135,19 +135,32 @@ type tool struct {
 type last uint8
 
 const (
-	lastNone   last = iota // nothing yet, or a user turn without an answer
-	lastAnswer             // a model message with no tool call
-	lastCalls              // a model message with tool calls
-	lastError              // an error record
-	lastDone               // a subagent's complete_task call, succeeded
+	lastNone      last = iota // nothing yet, or a user turn without an answer
+	lastAnswer                // a model message with no tool call
+	lastCalls                 // a model message with tool calls
+	lastError                 // an error record
+	lastDone                  // a subagent's complete_task call, succeeded
+	lastCancelled             // the user cancelled the request (Esc)
 )
+
+// The texts Gemini CLI writes itself: the info message of a request the
+// user cancelled, and the user message it sends when a response stopped
+// short (its continueOnFailedApiCall and next-speaker check).
+const (
+	cancelledText = "Request cancelled."
+	continueText  = "System: Please continue."
+)
+
+// ReasonInterrupted ends a chat whose last request the user cancelled.
+const ReasonInterrupted = "interrupted"
 
 // held is a prompt or a warning kept until init can say the model: its
 // literal (copied) and the time of its record.
 type held struct {
-	lit  []byte
-	ts   time.Time
-	warn bool
+	lit    []byte
+	images []dialog.Image // a prompt's pictures, copied
+	ts     time.Time
+	warn   bool
 }
 
 // Adapter holds the state of one chat file.
@@ -166,6 +179,7 @@ type Adapter struct {
 	metaDone bool
 	waiting  []held // prompts and warnings before the model is known
 	prompted bool
+	body     bool      // an entry other than a prompt was written
 	lineTS   time.Time // the current record's time, if it has one
 
 	state    last
@@ -175,8 +189,9 @@ type Adapter struct {
 	warnings int
 	tokens   dialog.Tokens
 
-	text jsonraw.Builder
-	out  jsonraw.Builder
+	text   jsonraw.Builder
+	out    jsonraw.Builder
+	images []dialog.Image // the pictures of the result or prompt read last
 }
 
 // New returns an Adapter writing to w.
@@ -349,6 +364,7 @@ func (a *Adapter) startSubagent(id string, ev jsonraw.Value) {
 	a.ensureMeta()
 	name := ev.Get("name").Str()
 	a.open[id] = tool{name: name}
+	a.body = true
 	a.w.ToolStart(dialog.ToolCall{ID: id, Name: name, Args: ev.Get("args")})
 }
 
@@ -420,10 +436,14 @@ func (a *Adapter) record(v jsonraw.Value, parent string) {
 		if !seen {
 			a.text.Reset()
 			a.text.Text(dialog.WarningPrefix)
-			if l := a.textOf(content); l.IsEmpty() {
+			l := a.textOf(content)
+			if l.IsEmpty() {
 				a.text.Text(string(typ.Body()) + " message with no text")
 			} else {
 				a.text.Lit(l)
+			}
+			if parent == "" && string(l.Body()) == cancelledText {
+				a.state = lastCancelled
 			}
 			a.warn(a.text.Literal(), parent)
 		} else {
@@ -449,7 +469,21 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 		return
 	}
 	l := a.textOf(content)
-	if l.IsEmpty() {
+	a.images = a.images[:0]
+	for e := content.Elements(); e.Next(); {
+		if e.Value.Get("functionResponse").Exists() {
+			// Media beside a tool's response are the tool's (its call's
+			// record has them), not the user's.
+			a.images = a.images[:0]
+			break
+		}
+		if d := e.Value.Get("inlineData"); d.IsObject() {
+			// A picture the user attached (@file): Gemini CLI records
+			// every part it sent.
+			a.images = append(a.images, dialog.Image{Media: d.Get("mimeType").Str(), Data: d.Get("data").Body()})
+		}
+	}
+	if l.IsEmpty() && len(a.images) == 0 {
 		a.w.Skip("", SkipResponses)
 		return
 	}
@@ -459,7 +493,11 @@ func (a *Adapter) user(content jsonraw.Value, seen bool, parent string) {
 		return
 	}
 	a.state = lastNone
-	a.prompt(l)
+	if string(l.Body()) == continueText {
+		a.notice("Gemini CLI asked the model to go on (" + continueText + ")")
+		return
+	}
+	a.prompt(l, a.images)
 }
 
 // contextDir takes the cwd, until init is written, from the session
@@ -511,22 +549,30 @@ func injected(body []byte) bool {
 }
 
 // prompt writes a user turn, or holds it until init can name the model.
-func (a *Adapter) prompt(l jsonraw.Literal) {
+func (a *Adapter) prompt(l jsonraw.Literal, images []dialog.Image) {
 	if !a.metaDone {
-		a.waiting = append(a.waiting, held{lit: append([]byte(nil), l.Bytes()...), ts: a.lineTS})
+		h := held{lit: append([]byte(nil), l.Bytes()...), ts: a.lineTS}
+		for _, img := range images {
+			h.images = append(h.images, dialog.Image{Media: img.Media, Data: append([]byte(nil), img.Data...)})
+		}
+		a.waiting = append(a.waiting, h)
 		a.w.Hold()
 		return
 	}
-	a.writePrompt(dialog.Lit(l))
+	a.writePrompt(dialog.Lit(l), images...)
 }
 
-func (a *Adapter) writePrompt(t dialog.Text) {
-	if !a.prompted {
-		a.prompted = true
-		a.w.StreamPrompt(t)
-		return
+// writePrompt writes a user turn: the first before the body is the task's
+// prompt, any other a later turn where it was said (after a notice such as
+// the one /init writes first, the first prompt is one of these).
+func (a *Adapter) writePrompt(t dialog.Text, images ...dialog.Image) {
+	task := !a.prompted && !a.body
+	a.prompted = true
+	if task {
+		a.w.StreamPrompt(t, images...)
+	} else {
+		a.w.UserPrompt(t, images...)
 	}
-	a.w.UserPrompt(t)
 }
 
 // ensureMeta writes init, once, with the model the file has named so far,
@@ -548,10 +594,11 @@ func (a *Adapter) ensureMeta() {
 		}
 		v, _ := jsonraw.Parse(h.lit)
 		if h.warn {
+			a.body = true
 			a.w.Message(dialog.Message{Content: dialog.Lit(v.Lit())})
 			continue
 		}
-		a.writePrompt(dialog.Lit(v.Lit()))
+		a.writePrompt(dialog.Lit(v.Lit()), h.images...)
 	}
 	a.waiting = nil
 	if !a.lineTS.IsZero() {
@@ -597,6 +644,7 @@ func (a *Adapter) gemini(msg *message, content, thoughts, tokens, calls jsonraw.
 	if n > msg.thoughts {
 		msg.thoughts = n
 		if l := a.text.Literal(); !l.IsEmpty() {
+			a.body = true
 			a.w.Thinking(dialog.Lit(l), parent)
 			output = true
 		}
@@ -679,6 +727,7 @@ func (a *Adapter) message(msg *message, content dialog.Text, tokens jsonraw.Valu
 		msg.tokensShown = true
 		m.Tokens, m.HasTokens = chatTokens(tokens), true
 	}
+	a.body = true
 	a.w.Message(m)
 }
 
@@ -711,6 +760,7 @@ func (a *Adapter) startCall(c jsonraw.Value, parent string) bool {
 	}
 	t := tool{name: c.Get("name").Str(), parent: parent}
 	a.open[cid] = t
+	a.body = true
 	a.w.ToolStart(dialog.ToolCall{ID: cid, Name: t.name, Args: c.Get("args"), Parent: parent})
 	return true
 }
@@ -752,7 +802,7 @@ func (a *Adapter) endCall(c jsonraw.Value) {
 	if code, ok := shellExitCode(t.name, result); !isErr && ok {
 		isErr, out = true, a.exitCodeText(code, out)
 	}
-	a.end(cid, out, isErr)
+	a.end(cid, out, isErr, a.images)
 	if !isErr && t.parent == "" && t.name == "complete_task" {
 		// A subagent's chat read alone: the call that hands its result
 		// back ends it.
@@ -815,8 +865,13 @@ func (a *Adapter) exitCodeText(code int64, out dialog.Text) dialog.Text {
 // of its function responses, else its display text.
 func (a *Adapter) resultText(result, display jsonraw.Value, isErr bool) dialog.Text {
 	a.out.Reset()
+	a.images = a.images[:0]
 	for e := result.Elements(); e.Next(); {
 		p := e.Value
+		a.media(p)
+		for q := p.Get("functionResponse").Get("parts").Elements(); q.Next(); {
+			a.media(q.Value) // Gemini 3 models get a tool's media here
+		}
 		r := p.Get("functionResponse").Get("response")
 		var v jsonraw.Value
 		if isErr && r.Get("error").Exists() {
@@ -848,6 +903,20 @@ func (a *Adapter) resultText(result, display jsonraw.Value, isErr bool) dialog.T
 		return dialog.Lit(display.Lit())
 	}
 	return dialog.Plain("")
+}
+
+// media reads a part of a result that carries a tool's media rather than
+// text (read_file on a picture or a PDF): base64 data is an image of the
+// result (the writer shows a type it does not draw as a placeholder); a
+// file given by URI is named on a line of the text, never fetched.
+func (a *Adapter) media(p jsonraw.Value) {
+	if d := p.Get("inlineData"); d.IsObject() {
+		a.images = append(a.images, dialog.Image{Media: d.Get("mimeType").Str(), Data: d.Get("data").Body()})
+	}
+	if f := p.Get("fileData"); f.IsObject() {
+		a.out.Line()
+		a.out.Text("[file " + f.Get("mimeType").Str() + " " + f.Get("fileUri").Str() + "]")
+	}
 }
 
 // responses ends open calls from the function responses of a user
@@ -884,16 +953,16 @@ func (a *Adapter) responses(content jsonraw.Value) {
 				isErr, out = true, a.exitCodeText(code, out)
 			}
 		}
-		a.end(id, out, isErr)
+		a.end(id, out, isErr, nil)
 	}
 }
 
 // end writes a call's result.
-func (a *Adapter) end(id string, out dialog.Text, isErr bool) {
+func (a *Adapter) end(id string, out dialog.Text, isErr bool, images []dialog.Image) {
 	t := a.open[id]
 	delete(a.open, id)
 	a.closed[maphash.String(a.seed, id)] = struct{}{}
-	a.w.ToolEnd(dialog.ToolResult{ID: id, Output: out, IsError: isErr, Name: t.name, Parent: t.parent})
+	a.w.ToolEnd(dialog.ToolResult{ID: id, Output: out, Images: images, IsError: isErr, Name: t.name, Parent: t.parent})
 }
 
 func (a *Adapter) isClosed(id string) bool {
@@ -983,6 +1052,7 @@ func (a *Adapter) warn(l jsonraw.Literal, parent string) {
 		return
 	}
 	a.ensureMeta()
+	a.body = true
 	a.w.Message(dialog.Message{Content: dialog.Lit(l), Parent: parent})
 }
 
@@ -995,6 +1065,8 @@ func (a *Adapter) Summary() dialog.Summary {
 	switch {
 	case a.state == lastError:
 		s.Status, s.Message = dialog.StatusError, a.errMsg
+	case a.state == lastCancelled:
+		s.Status, s.Reason, s.Message = dialog.StatusError, ReasonInterrupted, cancelledText
 	case (a.state == lastAnswer || a.state == lastDone) && len(a.open) == 0:
 		s.Status = dialog.StatusSuccess
 	}

@@ -50,11 +50,11 @@ func TestErrorAndWarningRecords(t *testing.T) {
 // info and system records are the CLI's own notes: notices, never dropped.
 func TestInfoRecords(t *testing.T) {
 	d := chat(t, header, ask,
-		`{"id":"i1","timestamp":"2026-03-01T10:00:02.000Z","type":"info","content":"Request cancelled."}`,
+		`{"id":"i1","timestamp":"2026-03-01T10:00:02.000Z","type":"info","content":"Switched to fallback model."}`,
 		`{"id":"i2","timestamp":"2026-03-01T10:00:02.000Z","type":"system","content":""}`,
 		`{"id":"x1","timestamp":"2026-03-01T10:00:02.000Z","type":"telemetry","content":"?"}`,
 	)
-	assert.Equal(t, []string{dialog.WarningPrefix + "Request cancelled.", dialog.WarningPrefix + "system message with no text"}, d.Warnings())
+	assert.Equal(t, []string{dialog.WarningPrefix + "Switched to fallback model.", dialog.WarningPrefix + "system message with no text"}, d.Warnings())
 	assert.Equal(t, []string{"error", "incomplete"}, []string{d.Complete.Str("status"), d.Complete.Str("reason")}, "the last message is no answer")
 }
 
@@ -169,4 +169,113 @@ func promptsOf(d adaptertest.Dialog) []string {
 		out = append(out, e.Str("content"))
 	}
 	return out
+}
+
+// Gemini CLI 0.39 on writes an info message before the first prompt when a
+// command prepares the chat (`/init`: "Empty GEMINI.md created…"). The
+// prompt that follows is the user's first turn all the same, written after
+// the notice, not dropped as a prompt known already; so is one that
+// follows a model message, as in a chat that starts with the model.
+func TestPromptAfterEarlierEntry(t *testing.T) {
+	d := chat(t, header,
+		`{"id":"i1","timestamp":"2026-03-01T10:00:00.500Z","type":"info","content":"Empty GEMINI.md created."}`,
+		`{"id":"u1","timestamp":"2026-03-01T10:00:01.000Z","type":"user","content":[{"text":"write GEMINI.md"}],"displayContent":[{"text":"/init"}]}`,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Written.","model":"gemini-3-flash-preview"}`,
+	)
+	var kinds []string
+	for _, e := range d.Entries {
+		kinds = append(kinds, e.Str("type")+":"+e.Str("content"))
+	}
+	assert.Equal(t, []string{"init:", "message:" + dialog.WarningPrefix + "Empty GEMINI.md created.", "prompt:write GEMINI.md", "message:Written.", "complete:"}, kinds)
+
+	d = chat(t, header,
+		`{"id":"g0","timestamp":"2026-03-01T10:00:00.500Z","type":"gemini","content":"Welcome back.","model":"gemini-2.5-pro"}`,
+		ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Listed.","model":"gemini-2.5-pro"}`,
+	)
+	assert.Len(t, d.Of("prompt"), 1, "the prompt after the model's first message")
+}
+
+// Esc in Gemini CLI aborts the request and writes the info message
+// "Request cancelled.": when nothing follows it, the user stopped the
+// chat (error, reason interrupted), not an input cut short. A later turn
+// goes on from it.
+func TestRequestCancelled(t *testing.T) {
+	call := `{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-3-flash-preview","toolCalls":[` +
+		`{"id":"c1","name":"read_file","args":{"file_path":"a.txt"},"status":"success","timestamp":"2026-03-01T10:00:02.100Z","result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"alpha"}}}]}]}`
+	cancelled := `{"id":"i1","timestamp":"2026-03-01T10:00:09.000Z","type":"info","content":"Request cancelled."}`
+	d := chat(t, header, ask, call, cancelled)
+	assert.Equal(t, []string{dialog.WarningPrefix + "Request cancelled."}, d.Warnings())
+	assert.Equal(t, []string{"error", "interrupted", "Request cancelled."},
+		[]string{d.Complete.Str("status"), d.Complete.Str("reason"), d.Complete.Str("message")})
+
+	d = chat(t, header, ask, call, cancelled,
+		`{"id":"u2","timestamp":"2026-03-01T10:01:00.000Z","type":"user","content":[{"text":"go on"}]}`,
+		`{"id":"g2","timestamp":"2026-03-01T10:01:01.000Z","type":"gemini","content":"Done.","model":"gemini-3-flash-preview"}`,
+	)
+	assert.Equal(t, "success", d.Complete.Str("status"), "the chat went on after the cancel")
+}
+
+// When a response stops short, Gemini CLI sends the model the text
+// "System: Please continue." as a user message of its own: a notice that
+// it did, not a prompt of the user's.
+func TestPleaseContinue(t *testing.T) {
+	d := chat(t, header, ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"Half","model":"gemini-3-flash-preview"}`,
+		`{"id":"u2","timestamp":"2026-03-01T10:00:03.000Z","type":"user","content":[{"text":"System: Please continue."}],"displayContent":[{"functionResponse":{"id":"c0","name":"update_topic","response":{"output":"ok"}}}]}`,
+		`{"id":"g2","timestamp":"2026-03-01T10:00:04.000Z","type":"gemini","content":"The rest.","model":"gemini-3-flash-preview"}`,
+	)
+	require.Len(t, d.Of("prompt"), 1, "only the user's own prompt")
+	assert.Equal(t, "list it", d.Of("prompt")[0].Str("content"))
+	assert.Equal(t, []string{dialog.WarningPrefix + "Gemini CLI asked the model to go on (System: Please continue.)"}, d.Warnings())
+	assert.Equal(t, "success", d.Complete.Str("status"))
+}
+
+// read_file on an image: Gemini CLI records the picture it sent the model
+// in the call's result, beside the functionResponse (Gemini 2 models) or
+// in its parts (Gemini 3). The picture is the result's, after its text;
+// a file sent by reference is named.
+func TestResultImages(t *testing.T) {
+	const png = "iVBORw0KGgoAAAANSUhEUg==" // a PNG's first 16 bytes
+	call := func(id, result string) string {
+		return `{"id":"g` + id + `","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-3-pro-preview","toolCalls":[` +
+			`{"id":"` + id + `","name":"read_file","args":{"file_path":"shot.png"},"status":"success","timestamp":"2026-03-01T10:00:02.100Z","result":` + result + `}]}`
+	}
+	d := chat(t, header, ask,
+		call("c2", `[{"functionResponse":{"id":"c2","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]`),
+		call("c3", `[{"functionResponse":{"id":"c3","name":"read_file","response":{"output":"Binary content provided (1 item(s))."},"parts":[{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]}}]`),
+		call("c4", `[{"functionResponse":{"id":"c4","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"fileData":{"mimeType":"application/pdf","fileUri":"gs://bucket/a.pdf"}}]`),
+	)
+	want := "Binary content provided (1 item(s)).\n\n![image/png 16 bytes](data:image/png;base64," + png + ")"
+	res := d.Results()
+	require.Len(t, res, 3)
+	assert.Equal(t, want, res[0].Str("result"), "a sibling part (Gemini 2)")
+	assert.Equal(t, want, res[1].Str("result"), "the functionResponse's parts (Gemini 3)")
+	assert.Equal(t, "Binary content provided (1 item(s)).\n[file application/pdf gs://bucket/a.pdf]", res[2].Str("result"))
+}
+
+// A picture the user attached (@shot.png) is a part of the user message
+// Gemini CLI records ("all parts (text, files, images, etc.)"): it is the
+// prompt's, after its text, also when the prompt waits for the model.
+func TestPromptImages(t *testing.T) {
+	const png = "iVBORw0KGgoAAAANSUhEUg=="
+	d := chat(t, header,
+		`{"id":"u1","timestamp":"2026-03-01T10:00:01.000Z","type":"user","content":[{"text":"what is in this picture?"},{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}],"displayContent":[{"text":"what is in this picture? @shot.png"}]}`,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"A square.","model":"gemini-3-pro-preview"}`,
+		`{"id":"u2","timestamp":"2026-03-01T10:00:03.000Z","type":"user","content":[{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]}`,
+		`{"id":"g2","timestamp":"2026-03-01T10:00:04.000Z","type":"gemini","content":"The same square.","model":"gemini-3-pro-preview"}`,
+	)
+	img := "![image/png 16 bytes](data:image/png;base64," + png + ")"
+	prompts := d.Of("prompt")
+	require.Len(t, prompts, 2)
+	assert.Equal(t, "what is in this picture?\n\n"+img, prompts[0].Str("content"), "held for the model, then written with its picture")
+	assert.Equal(t, img, prompts[1].Str("content"), "a picture alone is a prompt")
+
+	// A tool's picture sent back beside its functionResponse (Gemini 2) is
+	// no prompt of the user's.
+	d = chat(t, header, ask,
+		`{"id":"g1","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-2.5-pro","toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":"shot.png"},"status":"executing"}]}`,
+		`{"id":"u2","timestamp":"2026-03-01T10:00:03.000Z","type":"user","content":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]}`,
+	)
+	assert.Len(t, d.Of("prompt"), 1, "only the user's own prompt")
 }
