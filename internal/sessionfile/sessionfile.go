@@ -85,7 +85,7 @@ func OpenCounted(path string, c *Counter) (io.ReadCloser, error) {
 		f.Close()
 		return nil, err
 	}
-	c.add(path, st.Size())
+	counted := c.add(path, st.Size())
 	r, release, err := Decompressed(countedReader{f, c})
 	if err != nil {
 		f.Close()
@@ -96,6 +96,9 @@ func OpenCounted(path string, c *Counter) (io.ReadCloser, error) {
 	case *gzip.Reader, zstdReader:
 		size = -1 // decompressed, the stream is larger than the file
 	}
+	if counted {
+		c.ahead.Add(aheadOf(st.Size(), size < 0))
+	}
 	return readCloser{r, closers{closeFunc(release), f}, size, f, c}, nil
 }
 
@@ -103,10 +106,11 @@ func OpenCounted(path string, c *Counter) (io.ReadCloser, error) {
 // bytes read from them as stored (before decompression), the sum of their
 // sizes, and how much of that their readers may hold ahead. It is the
 // stream's adapter.ReadCounter. Its counts may be read from any goroutine;
-// files are counted (OpenCounted, Expect) by the stream's reader alone.
+// files are counted (OpenCounted, RewindCounted, Expect, Reader) by the
+// stream's reader alone, one at a time.
 type Counter struct {
 	read, size, ahead atomic.Int64
-	// expected are the files whose sizes Expect counted already.
+	// expected are the files counted already, by path.
 	expected map[string]bool
 }
 
@@ -121,24 +125,33 @@ func (c *Counter) ReadCount() (read, size, ahead int64) {
 // only. A file that is not a regular one counts nothing (it will not be
 // read).
 func (c *Counter) Expect(path string) {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		c.add(path, st.Size())
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && c.add(path, st.Size()) {
+		c.ahead.Add(aheadOf(st.Size(), true)) // compressed or not: not known yet
 	}
 }
 
-// add counts a file of size bytes, once. Its reader may hold ahead the
-// buffer it is framed with and, compressed, a decoder's block: less
-// than two default read buffers, and never more than the file.
-func (c *Counter) add(path string, size int64) {
+// add counts a file of size bytes, once: false when it was counted
+// already. The caller adds what its reader may hold ahead.
+func (c *Counter) add(path string, size int64) bool {
 	if c.expected[path] {
-		return
+		return false
 	}
 	if c.expected == nil {
 		c.expected = make(map[string]bool)
 	}
 	c.expected[path] = true
 	c.size.Add(size)
-	c.ahead.Add(min(size, 2*frame.DefaultReadSize))
+	return true
+}
+
+// aheadOf is about the most of a file of size bytes that its reader may
+// hold ahead: the buffer it is framed with (ReadSize: the file's size, at
+// most the default) and, compressed, a decoder's block besides.
+func aheadOf(size int64, compressed bool) int64 {
+	if compressed {
+		return min(size, 2*frame.DefaultReadSize)
+	}
+	return min(size, frame.DefaultReadSize)
 }
 
 // Counted is r, a stream a format merged from the files counted in c,
@@ -314,13 +327,15 @@ func RewindCounted(r io.ReadCloser, c *Counter) (io.ReadCloser, error) {
 		f.Close()
 		return nil, err
 	}
-	if st, err := f.Stat(); err == nil {
-		c.add(f.Name(), st.Size())
-	}
+	st, err := f.Stat()
+	counted := err == nil && c.add(f.Name(), st.Size())
 	dr, rel, err := Decompressed(countedReader{f, c})
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading %s: %w", f.Name(), err)
+	}
+	if counted {
+		c.ahead.Add(aheadOf(st.Size(), rc.size < 0))
 	}
 	return readCloser{dr, closers{closeFunc(rel), f}, rc.size, f, c}, nil
 }
