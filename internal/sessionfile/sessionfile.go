@@ -85,7 +85,10 @@ func OpenCounted(path string, c *Counter) (io.ReadCloser, error) {
 		f.Close()
 		return nil, err
 	}
-	counted := c.add(path, st.Size())
+	fresh := !c.expected[path]
+	if fresh {
+		c.size.Add(st.Size())
+	}
 	r, release, err := Decompressed(countedReader{f, c})
 	if err != nil {
 		f.Close()
@@ -96,7 +99,7 @@ func OpenCounted(path string, c *Counter) (io.ReadCloser, error) {
 	case *gzip.Reader, zstdReader:
 		size = -1 // decompressed, the stream is larger than the file
 	}
-	if counted {
+	if fresh {
 		c.ahead.Add(aheadOf(st.Size(), size < 0))
 	}
 	return readCloser{r, closers{closeFunc(release), f}, size, f, c}, nil
@@ -110,7 +113,8 @@ func OpenCounted(path string, c *Counter) (io.ReadCloser, error) {
 // stream's reader alone, one at a time.
 type Counter struct {
 	read, size, ahead atomic.Int64
-	// expected are the files counted already, by path.
+	// expected are the files Expect counted before they were opened, by
+	// path.
 	expected map[string]bool
 }
 
@@ -125,23 +129,19 @@ func (c *Counter) ReadCount() (read, size, ahead int64) {
 // only. A file that is not a regular one counts nothing (it will not be
 // read).
 func (c *Counter) Expect(path string) {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && c.add(path, st.Size()) {
-		c.ahead.Add(aheadOf(st.Size(), true)) // compressed or not: not known yet
-	}
-}
-
-// add counts a file of size bytes, once: false when it was counted
-// already. The caller adds what its reader may hold ahead.
-func (c *Counter) add(path string, size int64) bool {
 	if c.expected[path] {
-		return false
+		return
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return
 	}
 	if c.expected == nil {
 		c.expected = make(map[string]bool)
 	}
 	c.expected[path] = true
-	c.size.Add(size)
-	return true
+	c.size.Add(st.Size())
+	c.ahead.Add(aheadOf(st.Size(), true)) // compressed or not: not known yet
 }
 
 // aheadOf is about the most of a file of size bytes that its reader may
@@ -328,13 +328,16 @@ func RewindCounted(r io.ReadCloser, c *Counter) (io.ReadCloser, error) {
 		return nil, err
 	}
 	st, err := f.Stat()
-	counted := err == nil && c.add(f.Name(), st.Size())
+	fresh := err == nil && !c.expected[f.Name()]
+	if fresh {
+		c.size.Add(st.Size())
+	}
 	dr, rel, err := Decompressed(countedReader{f, c})
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading %s: %w", f.Name(), err)
 	}
-	if counted {
+	if fresh {
 		c.ahead.Add(aheadOf(st.Size(), rc.size < 0))
 	}
 	return readCloser{dr, closers{closeFunc(rel), f}, rc.size, f, c}, nil
