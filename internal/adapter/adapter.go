@@ -100,13 +100,29 @@ func (f Format) Start(w *dialog.Writer) Adapter {
 type Input struct {
 	// Name names the input in messages and, with --out-dir, the dialog.
 	Name string
-	// Open returns the stream to convert.
+	// Open returns the stream to convert. A stream that knows how much
+	// of the input's files it has read is a ReadCounter.
 	Open func() (io.ReadCloser, error)
 	// OpenLimited, when set, is Open for a conversion that holds no line
 	// longer than maxLine bytes (frame.Options.MaxLine: 0 the default,
 	// < 0 no limit): a format that reads its files' lines itself before
 	// the pipeline does (a session's parentUuid scan) honours --max-line.
 	OpenLimited func(maxLine int64) (io.ReadCloser, error)
+}
+
+// ReadCounter is a stream Input.Open returned that counts how much of the
+// input's files it has read, so that the file budget's pace can project
+// what the rest needs (dialog.Options.Progress).
+type ReadCounter interface {
+	// ReadCount returns read, the bytes read so far from the input's
+	// files as they are stored (before decompression); size, the sum of
+	// their sizes; and ahead, the most of read that the stream's readers
+	// may hold not yet returned (their read-ahead buffers). size counts
+	// a file before the stream returns anything read from it, and as
+	// soon as the format knows of it: a Claude session's subagents' files
+	// from the start, a Gemini chat's once its header names their folder.
+	// It may be called from another goroutine than the stream's reader.
+	ReadCount() (read, size, ahead int64)
 }
 
 // LineError is an event's problem that lies at a line of a file other

@@ -167,7 +167,8 @@ func open(path string) (io.ReadCloser, error) {
 	for _, d := range docs {
 		writeLine(&out, d)
 	}
-	return io.NopCloser(&out), nil
+	count := new(sessionfile.Counter)
+	return sessionfile.Counted(io.NopCloser(count.Reader(&out, int64(out.Len()))), count), nil
 }
 
 // beside resolves a file name a trajectory gives, relative to its folder;

@@ -209,7 +209,10 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 	inc := g.included()
 	tie(g, inc, agents)
 
-	if f, err = sessionfile.Rewind(f); err != nil {
+	// The second pass is the one converted: it counts, with the
+	// subagents' files it merges (dialog.Options.Progress).
+	count := new(sessionfile.Counter)
+	if f, err = sessionfile.RewindCounted(f, count); err != nil {
 		return nil, err
 	}
 	fopt.ReadSize = sessionfile.ReadSize(f)
@@ -224,7 +227,7 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 		}
 		var af io.ReadCloser
 		if a.err == nil {
-			af, a.err = sessionfile.Open(a.path)
+			af, a.err = sessionfile.OpenCounted(a.path, count)
 		}
 		if a.err != nil {
 			main.tail = unreadableFile(main.tail, a)
@@ -237,7 +240,7 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 	if g.model != "" || g.cwd != "" {
 		m.out = header(g.model, g.cwd)
 	}
-	return m, nil
+	return sessionfile.Counted(m, count), nil
 }
 
 // findAgents lists the subagent files of a session: in <session>/subagents/,

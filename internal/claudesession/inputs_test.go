@@ -78,6 +78,22 @@ func TestSubagentsFolderLayout(t *testing.T) {
 		assert.Equal(t, string(want), string(convert(t, in)), "from %s", path)
 	}
 
+	// The stream counts the bytes of the files it merges (for the file
+	// budget's pace): the session's and its included subagents', known
+	// before the first record; the rewound branch's agent is not read.
+	r, err := only(t, session).Open()
+	require.NoError(t, err)
+	rc, ok := r.(adapter.ReadCounter)
+	require.True(t, ok, "%T is no adapter.ReadCounter", r)
+	merged := int64(len(main) + len(agents["a579bb95fbbe1ebce"]) + len(agents["a08cbc765fa4d8604"]))
+	_, size, _ := rc.ReadCount()
+	assert.Equal(t, merged, size)
+	_, err = io.ReadAll(r)
+	require.NoError(t, err)
+	read, _, _ := rc.ReadCount()
+	assert.Equal(t, merged, read, "the second pass alone")
+	require.NoError(t, r.Close())
+
 	// A subagent's file given alone is its own conversation.
 	in := only(t, filepath.Join(sub, "agent-a579bb95fbbe1ebce.jsonl"))
 	got := string(convert(t, in))

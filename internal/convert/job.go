@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/cli"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
@@ -372,19 +373,29 @@ func (j *Job) readSize() int {
 	return int(min(max(largest+1, 16<<10), frame.DefaultReadSize))
 }
 
-// countInputs counts the bytes read from the job's inputs when every one
-// is a saved file the job reads itself, of known size, and returns the
-// fraction read (dialog.Options.Progress); nil otherwise (standard input,
-// a pipe, a feed, a session a format opens and merges on its own). The
-// count is of the file's bytes, before decompression, so it compares with
-// its size. Each input's read-ahead counts as unread until its end: the
-// fraction stays below 1 while a buffer may still hold entries.
+// countInputs returns the fraction of the job's inputs read
+// (dialog.Options.Progress) when every input is of known size: a saved
+// file the job reads itself, whose bytes it counts; or a session a format
+// opens and merges on its own, whose stream counts its files' bytes
+// (adapter.ReadCounter). nil otherwise: standard input, a pipe, a feed.
+// The counts are of the files' bytes, before decompression, so that they
+// compare with their sizes. What may still wait in a buffer counts as
+// unread: the fraction stays below 1 while a buffer may still hold
+// entries. A saved file's read-ahead (the job's read buffer) is added to
+// its size; a session's (its files' buffers and the job's) is taken off
+// what was read, since a session may fill many buffers at once (one per
+// subagent's file) before its first entry.
 func (j *Job) countInputs() func() float64 {
 	if j.feed != nil || len(j.inputs) == 0 {
 		return nil
 	}
 	var total int64
+	var sessions []adapter.ReadCounter
 	for _, in := range j.inputs {
+		if rc, ok := in.R.(adapter.ReadCounter); ok && !in.Stream {
+			sessions = append(sessions, rc)
+			continue
+		}
 		if !in.Stream || in.Stdin || in.R == nil || in.Info == nil || !in.Info.Mode().IsRegular() {
 			return nil
 		}
@@ -392,9 +403,23 @@ func (j *Job) countInputs() func() float64 {
 	}
 	read := new(atomic.Int64)
 	for _, in := range j.inputs {
-		in.R = &countingReader{r: in.R, n: read}
+		if in.Stream {
+			in.R = &countingReader{r: in.R, n: read}
+		}
 	}
-	return func() float64 { return float64(read.Load()) / float64(total) }
+	return func() float64 {
+		done, all := read.Load(), total
+		for _, s := range sessions {
+			n, size, ahead := s.ReadCount()
+			// min: a file that grew since it was counted.
+			done += max(0, min(n, size)-ahead-frame.DefaultReadSize)
+			all += size
+		}
+		if all <= 0 {
+			return 0
+		}
+		return float64(done) / float64(all)
+	}
 }
 
 // countingReader adds the bytes each Read returns to n (the job's reader

@@ -114,12 +114,14 @@ func OpenSession(path string) (io.ReadCloser, error) {
 // as a bad record, not held. A message of the JSON-document form is
 // decoded whole before it is a line: memory follows the largest message.
 func OpenSessionLimited(path string, maxLine int64) (io.ReadCloser, error) {
-	f, err := sessionfile.Open(path)
+	count := new(sessionfile.Counter)
+	f, err := sessionfile.OpenCounted(path, count)
 	if err != nil {
 		return nil, err
 	}
 	fopt := frame.Options{MaxLine: maxLine}
-	return &spliced{dir: filepath.Dir(path), fopt: fopt, srcs: []*source{{rc: f, fr: frame.NewReader(lines(f), fopt)}}, done: map[string]bool{}}, nil
+	s := &spliced{dir: filepath.Dir(path), fopt: fopt, srcs: []*source{{rc: f, fr: frame.NewReader(lines(f), fopt)}}, done: map[string]bool{}, count: count}
+	return sessionfile.Counted(s, count), nil
 }
 
 // input is the dialog of the chat file at path.
@@ -157,6 +159,10 @@ type spliced struct {
 	out  []byte
 	off  int
 	err  error
+
+	// count counts the files read (dialog.Options.Progress): a session's
+	// subagents' files from when its header names their folder.
+	count *sessionfile.Counter
 }
 
 func (s *spliced) Read(p []byte) (int, error) {
@@ -181,7 +187,7 @@ func (s *spliced) next() error {
 	if len(src.agents) > 0 {
 		ag := src.agents[0]
 		src.agents = src.agents[1:]
-		f, err := sessionfile.Open(ag.path)
+		f, err := sessionfile.OpenCounted(ag.path, s.count)
 		if err != nil {
 			return err
 		}
@@ -208,6 +214,7 @@ func (s *spliced) next() error {
 	if src.sessionID == "" && bytes.Contains(rec.Data, []byte(`"projectHash"`)) {
 		if v, verdict := src.chk.Value(rec.Data, 10000); verdict <= jsonraw.Dirty {
 			src.sessionID = v.Get("sessionId").Str()
+			s.expect(src.sessionID)
 		}
 	}
 	if bytes.Contains(rec.Data, []byte(`"agentId"`)) && src.sessionID != "" {
@@ -276,6 +283,21 @@ func (s *spliced) subagents(src *source, data []byte) []subagent {
 		ags = append(ags, subagent{path: path, start: b})
 	}
 	return ags
+}
+
+// expect counts the sizes of the subagents' chats a session may splice
+// in, <folder>/<session id>/*.jsonl, before any of them is read.
+func (s *spliced) expect(sessionID string) {
+	if sessionID == "" || sessionID == "." || sessionID == ".." || filepath.Base(sessionID) != sessionID {
+		return
+	}
+	dir := filepath.Join(s.dir, sessionID)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".jsonl") {
+			s.count.Expect(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // callIDOf reads the call id back from a start envelope.

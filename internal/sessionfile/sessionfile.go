@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/klauspost/compress/zstd"
@@ -62,8 +63,13 @@ func (z zstdReader) Close() error {
 // data, whatever its name. Only a regular file is opened: a folder, a FIFO
 // (whose opening waits for a writer for ever) or a device (/dev/zero never
 // ends) is refused before it is opened, and again after, in case it was
-// swapped in between.
-func Open(path string) (io.ReadCloser, error) {
+// swapped in between. The stream is an adapter.ReadCounter of its file.
+func Open(path string) (io.ReadCloser, error) { return OpenCounted(path, new(Counter)) }
+
+// OpenCounted is Open, the file's reads and size counted in c, which the
+// stream's ReadCount reports: a format that merges several files into one
+// stream counts them all in one Counter.
+func OpenCounted(path string, c *Counter) (io.ReadCloser, error) {
 	if err := regular(path); err != nil {
 		return nil, err
 	}
@@ -79,7 +85,11 @@ func Open(path string) (io.ReadCloser, error) {
 		f.Close()
 		return nil, err
 	}
-	r, release, err := Decompressed(f)
+	fresh := !c.expected[path]
+	if fresh {
+		c.size.Add(st.Size())
+	}
+	r, release, err := Decompressed(countedReader{f, c})
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading %s: %w", path, err)
@@ -89,7 +99,90 @@ func Open(path string) (io.ReadCloser, error) {
 	case *gzip.Reader, zstdReader:
 		size = -1 // decompressed, the stream is larger than the file
 	}
-	return readCloser{r, closers{closeFunc(release), f}, size, f}, nil
+	if fresh {
+		c.ahead.Add(aheadOf(st.Size(), size < 0))
+	}
+	return readCloser{r, closers{closeFunc(release), f}, size, f, c}, nil
+}
+
+// Counter counts how much of the files of one stream has been read: the
+// bytes read from them as stored (before decompression), the sum of their
+// sizes, and how much of that their readers may hold ahead. It is the
+// stream's adapter.ReadCounter. Its counts may be read from any goroutine;
+// files are counted (OpenCounted, RewindCounted, Expect, Reader) by the
+// stream's reader alone, one at a time.
+type Counter struct {
+	read, size, ahead atomic.Int64
+	// expected are the files Expect counted before they were opened, by
+	// path.
+	expected map[string]bool
+}
+
+// ReadCount is adapter.ReadCounter's.
+func (c *Counter) ReadCount() (read, size, ahead int64) {
+	return c.read.Load(), c.size.Load(), c.ahead.Load()
+}
+
+// Expect counts the size of a file the stream may read later (a Gemini
+// chat's subagents, once the chat names their folder), before anything
+// is read from it; opening it with OpenCounted then counts its reads
+// only. A file that is not a regular one counts nothing (it will not be
+// read).
+func (c *Counter) Expect(path string) {
+	if c.expected[path] {
+		return
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return
+	}
+	if c.expected == nil {
+		c.expected = make(map[string]bool)
+	}
+	c.expected[path] = true
+	c.size.Add(st.Size())
+	c.ahead.Add(aheadOf(st.Size(), true)) // compressed or not: not known yet
+}
+
+// aheadOf is about the most of a file of size bytes that its reader may
+// hold ahead: the buffer it is framed with (ReadSize: the file's size, at
+// most the default) and, compressed, a decoder's block besides.
+func aheadOf(size int64, compressed bool) int64 {
+	if compressed {
+		return min(size, 2*frame.DefaultReadSize)
+	}
+	return min(size, frame.DefaultReadSize)
+}
+
+// Counted is r, a stream a format merged from the files counted in c,
+// with c's ReadCount: an adapter.ReadCounter.
+func Counted(r io.ReadCloser, c *Counter) io.ReadCloser { return counted{r, c} }
+
+type counted struct {
+	io.ReadCloser
+	c *Counter
+}
+
+func (r counted) ReadCount() (read, size, ahead int64) { return r.c.ReadCount() }
+
+// Reader counts the reads of r, a stream of size bytes built in memory
+// from files read whole when it was opened (an ATIF trajectory's): what
+// is read of it is what is converted, not the files.
+func (c *Counter) Reader(r io.Reader, size int64) io.Reader {
+	c.size.Add(size)
+	return countedReader{r, c}
+}
+
+// countedReader is a file, or a stream in memory, whose reads are counted.
+type countedReader struct {
+	r io.Reader
+	c *Counter
+}
+
+func (cr countedReader) Read(p []byte) (int, error) {
+	n, err := cr.r.Read(p)
+	cr.c.read.Add(int64(n))
+	return n, err
 }
 
 // ErrNotRegular is why Open and ReadSmall refuse a path that is neither a
@@ -205,16 +298,23 @@ func (c closeFunc) Close() error {
 type readCloser struct {
 	io.Reader
 	io.Closer
-	size int64    // the plain file's size; -1: compressed
-	file *os.File // the file opened
+	size  int64    // the plain file's size; -1: compressed
+	file  *os.File // the file opened
+	count *Counter
 }
+
+func (r readCloser) ReadCount() (read, size, ahead int64) { return r.count.ReadCount() }
 
 // Rewind returns the stream r, which Open returned, read again from its
 // start: the same open file, sought back and decompressed anew. r is
 // closed (it is closed too when Rewind fails); the stream returned owns
 // the file. A format that reads a file twice (a session's two passes)
-// opens it once.
-func Rewind(r io.ReadCloser) (io.ReadCloser, error) {
+// opens it once. The stream returned counts its reads afresh.
+func Rewind(r io.ReadCloser) (io.ReadCloser, error) { return RewindCounted(r, new(Counter)) }
+
+// RewindCounted is Rewind, the file's reads and size from its start
+// counted in c (a format counts its second pass, the one it converts).
+func RewindCounted(r io.ReadCloser, c *Counter) (io.ReadCloser, error) {
 	rc, ok := r.(readCloser)
 	if !ok {
 		r.Close()
@@ -227,12 +327,20 @@ func Rewind(r io.ReadCloser) (io.ReadCloser, error) {
 		f.Close()
 		return nil, err
 	}
-	dr, rel, err := Decompressed(f)
+	st, err := f.Stat()
+	fresh := err == nil && !c.expected[f.Name()]
+	if fresh {
+		c.size.Add(st.Size())
+	}
+	dr, rel, err := Decompressed(countedReader{f, c})
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading %s: %w", f.Name(), err)
 	}
-	return readCloser{dr, closers{closeFunc(rel), f}, rc.size, f}, nil
+	if fresh {
+		c.ahead.Add(aheadOf(st.Size(), rc.size < 0))
+	}
+	return readCloser{dr, closers{closeFunc(rel), f}, rc.size, f, c}, nil
 }
 
 // closers closes each in turn and returns the first error.
