@@ -256,6 +256,24 @@ func (v Value) Get(key string) Value {
 	return Value{}
 }
 
+// Pick reads the members of an object named keys[i] into *dst[i], in one
+// walk: for a key repeated, the last member counts (as it does in a switch
+// over each member's key); for a key absent, *dst[i] is left as it was.
+// keys and dst pair by index, and must be as long.
+func (v Value) Pick(keys []string, dst ...*Value) {
+	if len(keys) != len(dst) {
+		panic("jsonraw: Pick with a key count other than its destination count")
+	}
+	for m := v.Members(); m.Next(); {
+		for i, k := range keys {
+			if string(m.Key) == k {
+				*dst[i] = m.Value
+				break
+			}
+		}
+	}
+}
+
 // Bytes returns the literal's text, quotes included, borrowed.
 func (l Literal) Bytes() []byte { return l.b }
 

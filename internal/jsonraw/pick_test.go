@@ -1,0 +1,52 @@
+package jsonraw
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestPick(t *testing.T) {
+	tests := []struct {
+		raw     string
+		a, b, c string // what Pick leaves in the members named a, b and c
+	}{
+		{`{"a":1,"b":"x","c":[2]}`, `1`, `"x"`, `[2]`},
+		{`{"c":{"a":9},"b":null}`, `keep`, `null`, `{"a":9}`},   // a is absent (only top-level members count)
+		{`{"a":1,"b":2,"a":3}`, `3`, `2`, `keep`},               // repeated: the last counts, as in a switch
+		{`{"x":1, "a" : true ,"y":{}}`, `true`, `keep`, `keep`}, // others passed over, white space
+		{`[{"a":1}]`, `keep`, `keep`, `keep`},                   // not an object: nothing
+		{``, `keep`, `keep`, `keep`},
+	}
+	kept := val(`"keep"`)
+	for _, tt := range tests {
+		a, b, c := kept, kept, kept
+		val(tt.raw).Pick([]string{"a", "b", "c"}, &a, &b, &c)
+		got := [3]string{string(a.Bytes()), string(b.Bytes()), string(c.Bytes())}
+		for i, v := range got {
+			if v == `"keep"` {
+				got[i] = "keep"
+			}
+		}
+		assert.Equal(t, [3]string{tt.a, tt.b, tt.c}, got, tt.raw)
+	}
+}
+
+func TestPickCountsMustMatch(t *testing.T) {
+	var a Value
+	assert.Panics(t, func() { val(`{"a":1}`).Pick([]string{"a", "b"}, &a) })
+}
+
+// TestPickAllocatesNothing: the key slice and the destinations stay on the
+// caller's stack.
+func TestPickAllocatesNothing(t *testing.T) {
+	line := val(`{"type":"base64","media_type":"image/png","data":"AAAA"}`)
+	n := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		var typ, media, data Value
+		line.Pick([]string{"type", "media_type", "data"}, &typ, &media, &data)
+		n += len(typ.Bytes()) + len(media.Bytes()) + len(data.Bytes())
+	})
+	assert.Zero(t, allocs)
+	assert.Positive(t, n)
+}
