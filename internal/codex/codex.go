@@ -476,24 +476,8 @@ func (a *Adapter) setUsage(t dialog.Tokens) {
 // counts reasoning, as the dialog's totals do.
 func Tokens(u jsonraw.Value) dialog.Tokens {
 	var t dialog.Tokens
-	for f := u.Members(); f.Next(); {
-		var n *int64
-		switch string(f.Key) {
-		case "input_tokens":
-			n = &t.In
-		case "output_tokens":
-			n = &t.Out
-		case "cached_input_tokens":
-			n = &t.CacheRead
-		case "cache_write_input_tokens":
-			n = &t.CacheWrite
-		case "reasoning_output_tokens":
-			n = &t.Reasoning
-		}
-		if n != nil {
-			*n, _ = f.Value.Int()
-		}
-	}
+	u.PickInts([]string{"input_tokens", "output_tokens", "cached_input_tokens", "cache_write_input_tokens", "reasoning_output_tokens"},
+		&t.In, &t.Out, &t.CacheRead, &t.CacheWrite, &t.Reasoning)
 	return t
 }
 

@@ -263,17 +263,7 @@ func streamTokens(stats jsonraw.Value) dialog.Tokens {
 
 func flatTokens(v jsonraw.Value) dialog.Tokens {
 	var t dialog.Tokens
-	for m := v.Members(); m.Next(); {
-		n, _ := m.Value.Int()
-		switch string(m.Key) {
-		case "input_tokens":
-			t.In = n
-		case "output_tokens":
-			t.Out = n
-		case "cached":
-			t.CacheRead = n
-		}
-	}
+	v.PickInts([]string{"input_tokens", "output_tokens", "cached"}, &t.In, &t.Out, &t.CacheRead)
 	return t
 }
 

@@ -50,3 +50,25 @@ func TestPickAllocatesNothing(t *testing.T) {
 	assert.Zero(t, allocs)
 	assert.Positive(t, n)
 }
+
+func TestPickInts(t *testing.T) {
+	tests := []struct {
+		raw   string
+		a, b  int64 // what PickInts leaves in the members named a and b
+		found bool
+	}{
+		{`{"a":1,"b":2}`, 1, 2, true},
+		{`{"a":3,"x":4}`, 3, -1, true},         // b absent: left as it was
+		{`{"a":1,"a":5}`, 5, -1, true},         // repeated: the last counts
+		{`{"a":null,"b":"7"}`, 0, 0, true},     // not a number: 0, as Int says
+		{`{"b":2.9,"a":-1e3}`, -1000, 2, true}, // as Int reads them
+		{`{"x":1}`, -1, -1, false},
+		{`[1]`, -1, -1, false},
+	}
+	for _, tt := range tests {
+		a, b := int64(-1), int64(-1)
+		found := val(tt.raw).PickInts([]string{"a", "b"}, &a, &b)
+		assert.Equal(t, [2]int64{tt.a, tt.b}, [2]int64{a, b}, tt.raw)
+		assert.Equal(t, tt.found, found, tt.raw)
+	}
+}
