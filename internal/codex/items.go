@@ -93,20 +93,15 @@ func (a *Adapter) item(it *item, ph phase) error {
 	case kindNone:
 		a.w.Skip("", dialog.SkipUnknown) // an item type this converter does not know
 		return nil
-	case kindMessage:
+	case kindMessage, kindReasoning:
 		a.active = true
-		if ph == phaseCompleted {
-			a.message(it.text)
-		} else {
+		switch {
+		case ph != phaseCompleted:
 			a.w.Hold() // its item.completed says it whole
-		}
-		return nil
-	case kindReasoning:
-		a.active = true
-		if ph == phaseCompleted {
+		case k == kindMessage:
+			a.message(it.text)
+		default:
 			a.thinking(it.text)
-		} else {
-			a.w.Hold()
 		}
 		return nil
 	case kindWarning:

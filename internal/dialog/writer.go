@@ -316,12 +316,7 @@ func (w *Writer) StreamPrompt(t Text, images ...Image) {
 		w.Skip("", SkipPromptKnown)
 		return
 	}
-	if w.full(&w.budget.dropped.prompts) {
-		return
-	}
-	w.ensureInit()
-	w.promptDone = true
-	w.writePrompt(t, images)
+	w.prompt(t, images)
 }
 
 // UserPrompt writes a turn of the user's as a prompt entry where it stands
@@ -336,6 +331,12 @@ func (w *Writer) UserPrompt(t Text, images ...Image) {
 		w.Skip("", SkipEmpty)
 		return
 	}
+	w.prompt(t, images)
+}
+
+// prompt writes a prompt entry an adapter gives, unless the dialog's
+// budget has no room for it.
+func (w *Writer) prompt(t Text, images []Image) {
 	if w.full(&w.budget.dropped.prompts) {
 		return
 	}

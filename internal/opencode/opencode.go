@@ -449,15 +449,7 @@ func (a *Adapter) stepFinish(p *part) {
 		case "reasoning":
 			reasoning = n
 		case "cache":
-			for c := f.Value.Members(); c.Next(); {
-				m, _ := c.Value.Int()
-				switch string(c.Key) {
-				case "read":
-					read = m
-				case "write":
-					write = m
-				}
-			}
+			f.Value.PickInts([]string{"read", "write"}, &read, &write)
 		}
 	}
 	a.sum.Tokens = a.sum.Tokens.Plus(dialog.Tokens{
