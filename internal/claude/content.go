@@ -146,7 +146,7 @@ func (l *Parts) AddMedia(typ jsonraw.Literal, source jsonraw.Value) {
 	l.b.Lit(typ)
 	var mediaV, dataV, urlV jsonraw.Value
 	source.Pick([]string{"media_type", "data", "url"}, &mediaV, &dataV, &urlV)
-	media, data, url := mediaV.Lit(), dataV.Lit(), urlV.Lit()
+	media, data, url := mediaV.Lit(), dataV.Lit(), urlV.Lit() // a member that is no string counts as absent
 	if !media.IsEmpty() {
 		l.b.Byte(' ')
 		l.b.Lit(media)
@@ -170,6 +170,7 @@ func (l *Parts) addObject(obj jsonraw.Value) bool {
 	var typV, textV, stdoutV, stderrV, titleV, urlV, codeV, content jsonraw.Value
 	obj.Pick([]string{"type", "text", "stdout", "stderr", "title", "url", "error_code", "content"},
 		&typV, &textV, &stdoutV, &stderrV, &titleV, &urlV, &codeV, &content)
+	// Read as literals: a member that is no string counts as absent.
 	typ, text, stdout, stderr := typV.Lit(), textV.Lit(), stdoutV.Lit(), stderrV.Lit()
 	title, url, code := titleV.Lit(), urlV.Lit(), codeV.Lit()
 	failed := bytes.HasSuffix(typ.Body(), []byte("_error"))
