@@ -285,24 +285,10 @@ func (a *Adapter) document(v jsonraw.Value) {
 // count. A conversation cut inside its messages ends incomplete.
 func (a *Adapter) documentCut(v jsonraw.Value) error {
 	var whole, offset, lost int64
-	var inMessages, cut bool
-	var why string
-	for m := v.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "messages":
-			whole, _ = m.Value.Int()
-		case "offset":
-			offset, _ = m.Value.Int()
-		case "lost":
-			lost, _ = m.Value.Int()
-		case "inMessages":
-			inMessages = m.Value.IsTrue()
-		case "cut":
-			cut = m.Value.IsTrue()
-		case "error":
-			why = m.Value.Str()
-		}
-	}
+	v.PickInts([]string{"messages", "offset", "lost"}, &whole, &offset, &lost)
+	var inMessagesV, cutV, whyV jsonraw.Value
+	v.Pick([]string{"inMessages", "cut", "error"}, &inMessagesV, &cutV, &whyV)
+	inMessages, cut, why := inMessagesV.IsTrue(), cutV.IsTrue(), whyV.Str()
 	where := "after its messages"
 	if inMessages {
 		where = "in message " + strconv.FormatInt(whole+1, 10)
