@@ -130,16 +130,7 @@ func (l *Parts) addBlock(el jsonraw.Value) {
 // given by URL is a placeholder, never fetched).
 func Base64Image(source jsonraw.Value) (dialog.Image, bool) {
 	var typ, media, data jsonraw.Value
-	for m := source.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "type":
-			typ = m.Value
-		case "media_type":
-			media = m.Value
-		case "data":
-			data = m.Value
-		}
-	}
+	source.Pick([]string{"type", "media_type", "data"}, &typ, &media, &data)
 	if !typ.Is("base64") || !data.IsString() {
 		return dialog.Image{}, false
 	}
@@ -153,17 +144,9 @@ func (l *Parts) AddMedia(typ jsonraw.Literal, source jsonraw.Value) {
 	l.sep()
 	l.b.Byte('[')
 	l.b.Lit(typ)
-	var media, data, url jsonraw.Literal
-	for m := source.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "media_type":
-			media = m.Value.Lit()
-		case "data":
-			data = m.Value.Lit()
-		case "url":
-			url = m.Value.Lit()
-		}
-	}
+	var mediaV, dataV, urlV jsonraw.Value
+	source.Pick([]string{"media_type", "data", "url"}, &mediaV, &dataV, &urlV)
+	media, data, url := mediaV.Lit(), dataV.Lit(), urlV.Lit() // a member that is no string counts as absent
 	if !media.IsEmpty() {
 		l.b.Byte(' ')
 		l.b.Lit(media)
@@ -184,28 +167,12 @@ func (l *Parts) AddMedia(typ jsonraw.Literal, source jsonraw.Value) {
 // object, or a [type] placeholder; it reports whether the object is an error
 // result (type "*_error", e.g. web_search_tool_result_error).
 func (l *Parts) addObject(obj jsonraw.Value) bool {
-	var typ, text, stdout, stderr, title, url, code jsonraw.Literal
-	var content jsonraw.Value
-	for m := obj.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "type":
-			typ = m.Value.Lit()
-		case "text":
-			text = m.Value.Lit()
-		case "stdout":
-			stdout = m.Value.Lit()
-		case "stderr":
-			stderr = m.Value.Lit()
-		case "title":
-			title = m.Value.Lit()
-		case "url":
-			url = m.Value.Lit()
-		case "error_code":
-			code = m.Value.Lit()
-		case "content":
-			content = m.Value
-		}
-	}
+	var typV, textV, stdoutV, stderrV, titleV, urlV, codeV, content jsonraw.Value
+	obj.Pick([]string{"type", "text", "stdout", "stderr", "title", "url", "error_code", "content"},
+		&typV, &textV, &stdoutV, &stderrV, &titleV, &urlV, &codeV, &content)
+	// Read as literals: a member that is no string counts as absent.
+	typ, text, stdout, stderr := typV.Lit(), textV.Lit(), stdoutV.Lit(), stderrV.Lit()
+	title, url, code := titleV.Lit(), urlV.Lit(), codeV.Lit()
 	failed := bytes.HasSuffix(typ.Body(), []byte("_error"))
 	n := l.parts
 	switch {
@@ -279,18 +246,11 @@ func (l *Parts) BashOutput(tur jsonraw.Value) dialog.Text {
 	if !tur.IsObject() {
 		return dialog.Text{}
 	}
-	var stdout, stderr jsonraw.Literal
-	for m := tur.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "stdout":
-			stdout = m.Value.Lit()
-		case "stderr":
-			stderr = m.Value.Lit()
-		}
-	}
+	var stdout, stderr jsonraw.Value
+	tur.Pick([]string{"stdout", "stderr"}, &stdout, &stderr)
 	l.Reset()
-	l.Add(stdout)
-	l.Add(stderr)
+	l.Add(stdout.Lit())
+	l.Add(stderr.Lit())
 	return l.Text()
 }
 
@@ -309,48 +269,16 @@ type Message struct {
 // ParseMessage reads the members of message m in one walk.
 func ParseMessage(m jsonraw.Value) Message {
 	var msg Message
-	for f := m.Members(); f.Next(); {
-		switch string(f.Key) {
-		case "id":
-			msg.ID = f.Value
-		case "model":
-			msg.Model = f.Value
-		case "content":
-			msg.Content = f.Value
-		case "usage":
-			msg.Usage = f.Value
-		case "stop_reason":
-			msg.StopReason = f.Value
-		}
-	}
+	m.Pick([]string{"id", "model", "content", "usage", "stop_reason"},
+		&msg.ID, &msg.Model, &msg.Content, &msg.Usage, &msg.StopReason)
 	return msg
 }
 
 // ParseBlock reads a content block, in one walk over its members.
 func ParseBlock(b jsonraw.Value) Block {
 	var blk Block
-	for m := b.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "type":
-			blk.Type = m.Value
-		case "text":
-			blk.Text = m.Value
-		case "thinking":
-			blk.Thinking = m.Value
-		case "id":
-			blk.ID = m.Value
-		case "name":
-			blk.Name = m.Value
-		case "input":
-			blk.Input = m.Value
-		case "tool_use_id":
-			blk.ToolUseID = m.Value
-		case "content":
-			blk.Content = m.Value
-		case "is_error":
-			blk.IsError = m.Value
-		}
-	}
+	b.Pick([]string{"type", "text", "thinking", "id", "name", "input", "tool_use_id", "content", "is_error"},
+		&blk.Type, &blk.Text, &blk.Thinking, &blk.ID, &blk.Name, &blk.Input, &blk.ToolUseID, &blk.Content, &blk.IsError)
 	return blk
 }
 

@@ -39,23 +39,8 @@ func (u *Usage) MaxOf(v Usage) {
 
 // ParseUsage reads an API usage object (snake_case; null counters are 0).
 func ParseUsage(raw jsonraw.Value) (u Usage, ok bool) {
-	for m := raw.Members(); m.Next(); {
-		var n *int64
-		switch string(m.Key) {
-		case "input_tokens":
-			n = &u.input
-		case "output_tokens":
-			n = &u.output
-		case "cache_read_input_tokens":
-			n = &u.cacheRead
-		case "cache_creation_input_tokens":
-			n = &u.cacheWrite
-		default:
-			continue
-		}
-		*n, _ = m.Value.Int()
-		ok = true
-	}
+	ok = raw.PickInts([]string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"},
+		&u.input, &u.output, &u.cacheRead, &u.cacheWrite)
 	return u, ok
 }
 
@@ -71,18 +56,8 @@ func parseModelUsage(dst []modelTotal, raw jsonraw.Value) []modelTotal {
 	dst = dst[:0]
 	for m := raw.Members(); m.Next(); {
 		var u Usage
-		for f := m.Value.Members(); f.Next(); {
-			switch string(f.Key) {
-			case "inputTokens":
-				u.input, _ = f.Value.Int()
-			case "outputTokens":
-				u.output, _ = f.Value.Int()
-			case "cacheReadInputTokens":
-				u.cacheRead, _ = f.Value.Int()
-			case "cacheCreationInputTokens":
-				u.cacheWrite, _ = f.Value.Int()
-			}
-		}
+		m.Value.PickInts([]string{"inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens"},
+			&u.input, &u.output, &u.cacheRead, &u.cacheWrite)
 		dst = append(dst, modelTotal{model: string(m.Key), u: u})
 	}
 	return dst

@@ -118,30 +118,8 @@ func (g *graph) hole() {
 
 func (g *graph) add(v jsonraw.Value) {
 	var typ, uuid, parent, logical, sidechain, message, leaf, cwd, session, tur jsonraw.Value
-	for m := v.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "type":
-			typ = m.Value
-		case "uuid":
-			uuid = m.Value
-		case "parentUuid":
-			parent = m.Value
-		case "logicalParentUuid":
-			logical = m.Value
-		case "isSidechain":
-			sidechain = m.Value
-		case "message":
-			message = m.Value
-		case "leafUuid":
-			leaf = m.Value
-		case "cwd":
-			cwd = m.Value
-		case "sessionId":
-			session = m.Value
-		case "toolUseResult":
-			tur = m.Value
-		}
-	}
+	v.Pick([]string{"type", "uuid", "parentUuid", "logicalParentUuid", "isSidechain", "message", "leafUuid", "cwd", "sessionId", "toolUseResult"},
+		&typ, &uuid, &parent, &logical, &sidechain, &message, &leaf, &cwd, &session, &tur)
 	if g.cwd == "" {
 		g.cwd = cwd.Str()
 	}

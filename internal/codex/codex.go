@@ -440,24 +440,28 @@ func (a *Adapter) output() {
 func (a *Adapter) result() { a.boundary = true }
 
 func (a *Adapter) message(raw jsonraw.Value) {
-	l := raw.Lit()
-	if l.IsEmpty() {
-		a.w.Skip("", dialog.SkipEmpty)
-		return
+	if l, ok := a.outputText(raw); ok {
+		a.lastMsg, a.msgSeen = maphash.Bytes(a.seed, l.Body()), true
+		a.w.Message(dialog.Message{Content: dialog.Lit(l)})
 	}
-	a.output()
-	a.lastMsg, a.msgSeen = maphash.Bytes(a.seed, l.Body()), true
-	a.w.Message(dialog.Message{Content: dialog.Lit(l)})
 }
 
 func (a *Adapter) thinking(raw jsonraw.Value) {
+	if l, ok := a.outputText(raw); ok {
+		a.w.Thinking(dialog.Lit(l), "")
+	}
+}
+
+// outputText reads the text of a message or of reasoning, which is model
+// output; an empty one is skipped, and false.
+func (a *Adapter) outputText(raw jsonraw.Value) (jsonraw.Literal, bool) {
 	l := raw.Lit()
 	if l.IsEmpty() {
 		a.w.Skip("", dialog.SkipEmpty)
-		return
+		return l, false
 	}
 	a.output()
-	a.w.Thinking(dialog.Lit(l), "")
+	return l, true
 }
 
 // setUsage takes a running total (input_tokens includes cached input,
@@ -476,24 +480,8 @@ func (a *Adapter) setUsage(t dialog.Tokens) {
 // counts reasoning, as the dialog's totals do.
 func Tokens(u jsonraw.Value) dialog.Tokens {
 	var t dialog.Tokens
-	for f := u.Members(); f.Next(); {
-		var n *int64
-		switch string(f.Key) {
-		case "input_tokens":
-			n = &t.In
-		case "output_tokens":
-			n = &t.Out
-		case "cached_input_tokens":
-			n = &t.CacheRead
-		case "cache_write_input_tokens":
-			n = &t.CacheWrite
-		case "reasoning_output_tokens":
-			n = &t.Reasoning
-		}
-		if n != nil {
-			*n, _ = f.Value.Int()
-		}
-	}
+	u.PickInts([]string{"input_tokens", "output_tokens", "cached_input_tokens", "cache_write_input_tokens", "reasoning_output_tokens"},
+		&t.In, &t.Out, &t.CacheRead, &t.CacheWrite, &t.Reasoning)
 	return t
 }
 

@@ -93,20 +93,15 @@ func (a *Adapter) item(it *item, ph phase) error {
 	case kindNone:
 		a.w.Skip("", dialog.SkipUnknown) // an item type this converter does not know
 		return nil
-	case kindMessage:
+	case kindMessage, kindReasoning:
 		a.active = true
-		if ph == phaseCompleted {
-			a.message(it.text)
-		} else {
+		switch {
+		case ph != phaseCompleted:
 			a.w.Hold() // its item.completed says it whole
-		}
-		return nil
-	case kindReasoning:
-		a.active = true
-		if ph == phaseCompleted {
+		case k == kindMessage:
+			a.message(it.text)
+		default:
 			a.thinking(it.text)
-		} else {
-			a.w.Hold()
 		}
 		return nil
 	case kindWarning:
@@ -452,22 +447,8 @@ func (a *Adapter) contentText(content jsonraw.Value) {
 			continue
 		}
 		var kind, text, data, mime, uri, resource jsonraw.Value
-		for f := e.Value.Members(); f.Next(); {
-			switch string(f.Key) {
-			case "type":
-				kind = f.Value
-			case "text":
-				text = f.Value
-			case "data":
-				data = f.Value
-			case "mimeType", "mime_type":
-				mime = f.Value
-			case "uri":
-				uri = f.Value
-			case "resource":
-				resource = f.Value
-			}
-		}
+		e.Value.Pick([]string{"type", "text", "data", "mimeType", "mime_type", "uri", "resource"},
+			&kind, &text, &data, &mime, &mime, &uri, &resource)
 		var typ string
 		if !text.IsString() {
 			typ = kind.Str() // decoded only when the text says it: most content is text
@@ -585,19 +566,12 @@ func (a *Adapter) agentStates(states jsonraw.Value) dialog.Text {
 		a.text.Line()
 		a.text.Lit(f.KeyLit())
 		a.text.Text(": ")
-		var status, msg jsonraw.Literal
-		for g := f.Value.Members(); g.Next(); {
-			switch string(g.Key) {
-			case "status":
-				status = g.Value.Lit()
-			case "message":
-				msg = g.Value.Lit()
-			}
-		}
-		a.text.Lit(status)
-		if !msg.IsEmpty() {
+		var status, msg jsonraw.Value
+		f.Value.Pick([]string{"status", "message"}, &status, &msg)
+		a.text.Lit(status.Lit())
+		if l := msg.Lit(); !l.IsEmpty() {
 			a.text.Text(": ")
-			a.text.Lit(msg)
+			a.text.Lit(l)
 		}
 	}
 	return dialog.Lit(a.text.Literal())

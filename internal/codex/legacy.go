@@ -13,17 +13,9 @@ import (
 // key order, some keys with spaces): the start of a process.
 func (a *Adapter) config(obj jsonraw.Value) {
 	a.newProcess()
-	var m dialog.Meta
-	m.Agent = Agent
-	for f := obj.Members(); f.Next(); {
-		switch string(f.Key) {
-		case "model":
-			m.Model = f.Value.Str()
-		case "workdir":
-			m.CWD = f.Value.Str()
-		}
-	}
-	a.w.Meta(m)
+	var model, workdir jsonraw.Value
+	obj.Pick([]string{"model", "workdir"}, &model, &workdir)
+	a.w.Meta(dialog.Meta{Model: model.Str(), CWD: workdir.Str(), Agent: Agent})
 }
 
 // legacyMsg is the fields of a legacy msg, read in one pass.

@@ -203,16 +203,7 @@ var errNoPayload = errors.New("record without a payload object")
 // Event handles one record.
 func (a *Adapter) Event(ev adapter.Event) error {
 	var typ, payload, ts jsonraw.Value
-	for m := ev.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "type":
-			typ = m.Value
-		case "payload":
-			payload = m.Value
-		case "timestamp":
-			ts = m.Value
-		}
-	}
+	ev.Pick([]string{"type", "payload", "timestamp"}, &typ, &payload, &ts)
 	a.records++
 	if t, ok := adapter.Time(ts); ok {
 		a.w.SourceTime(t)

@@ -32,8 +32,7 @@ type Adapter struct {
 
 	boundary bool   // the next model output begins a new response
 	curCall  string // model_call_id of the current response, if known
-	active   bool
-	procs    int
+	procs    adapter.Processes
 	said     bool // assistant text since the last result
 
 	tmp []byte // reused for compact JSON
@@ -268,7 +267,7 @@ func (a *Adapter) output(modelCallID jsonraw.Value) {
 
 // result records a process's ending, duration, usage and cost.
 func (a *Adapter) result(ev *event) {
-	a.active = false
+	a.procs.Ended()
 	failed := adapter.FailureFlag(ev.isError)
 	if !ev.isError.Exists() {
 		failed = ev.subtype.Exists() && !ev.subtype.Is("success")
@@ -334,28 +333,9 @@ func (a *Adapter) addUsage(u jsonraw.Value) {
 }
 
 // newProcess starts the events of a cursor-agent process (system/init).
-// Calls the previous one left open never end; its failure, or its missing
-// result, stays visible as a warning.
 func (a *Adapter) newProcess() {
-	if a.procs > 0 {
-		a.w.EndOpenTools(dialog.Plain("the run ended before the tool call finished"))
-		switch {
-		case a.sum.Status == dialog.StatusError:
-			a.notice("run failed: " + a.sum.Message)
-		case a.active:
-			a.notice("run ended without a result (interrupted or killed)")
-		}
-		a.sum.Status, a.sum.Message = "", ""
-	}
-	a.procs++
-	a.active = true
+	a.procs.Start(a.w, &a.sum)
 	a.boundary = true
-}
-
-// notice is a warning the converter words itself.
-func (a *Adapter) notice(s string) {
-	a.sum.Warnings++
-	a.w.Message(dialog.Message{Content: dialog.Plain(dialog.WarningPrefix + s)})
 }
 
 // Summary returns what the complete entry should say.

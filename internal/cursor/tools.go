@@ -26,14 +26,7 @@ func (a *Adapter) toolCall(ev *event) error {
 		return errNoToolCall
 	}
 	var args, result jsonraw.Value
-	for m := body.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "args", "arguments":
-			args = m.Value
-		case "result":
-			result = m.Value
-		}
-	}
+	body.Pick([]string{"args", "arguments", "result"}, &args, &args, &result)
 	id := ev.callID.Str()
 	switch {
 	case ev.subtype.Is("started"):

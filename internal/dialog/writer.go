@@ -316,12 +316,7 @@ func (w *Writer) StreamPrompt(t Text, images ...Image) {
 		w.Skip("", SkipPromptKnown)
 		return
 	}
-	if w.full(&w.budget.dropped.prompts) {
-		return
-	}
-	w.ensureInit()
-	w.promptDone = true
-	w.writePrompt(t, images)
+	w.prompt(t, images)
 }
 
 // UserPrompt writes a turn of the user's as a prompt entry where it stands
@@ -336,6 +331,12 @@ func (w *Writer) UserPrompt(t Text, images ...Image) {
 		w.Skip("", SkipEmpty)
 		return
 	}
+	w.prompt(t, images)
+}
+
+// prompt writes a prompt entry an adapter gives, unless the dialog's
+// budget has no room for it.
+func (w *Writer) prompt(t Text, images []Image) {
 	if w.full(&w.budget.dropped.prompts) {
 		return
 	}
@@ -347,14 +348,9 @@ func (w *Writer) UserPrompt(t Text, images ...Image) {
 // Message writes an assistant message. Empty text is no entry (a Skip,
 // as is every call the writer refuses in this way).
 func (w *Writer) Message(m Message) {
-	if m.Content.IsEmpty() && len(m.Images) == 0 || w.closed {
-		w.Skip("", SkipEmpty)
+	if !w.textEntry(m.Content.IsEmpty() && len(m.Images) == 0, &w.budget.dropped.messages) {
 		return
 	}
-	if w.full(&w.budget.dropped.messages) {
-		return
-	}
-	w.body()
 	b := w.begin("message")
 	b = append(b, `,"role":"assistant","content":`...)
 	b = w.appendContent(b, w.cutter(false), m.Content, m.Images)
@@ -368,19 +364,29 @@ func (w *Writer) Message(m Message) {
 
 // Thinking writes a reasoning block. Empty text is no entry.
 func (w *Writer) Thinking(content Text, parent string) {
-	if content.IsEmpty() || w.closed {
-		w.Skip("", SkipEmpty)
+	if !w.textEntry(content.IsEmpty(), &w.budget.dropped.thinking) {
 		return
 	}
-	if w.full(&w.budget.dropped.thinking) {
-		return
-	}
-	w.body()
 	b := w.begin("thinking")
 	b = append(b, `,"content":`...)
 	b = w.cutter(false).appendText(b, content)
 	b = w.appendParent(b, parent)
 	w.finish(b)
+}
+
+// textEntry says whether a message or thinking entry is written, and
+// starts the body if so: an empty one, or one after Close, is skipped; one
+// the budget has no room for is counted in dropped.
+func (w *Writer) textEntry(empty bool, dropped *int) bool {
+	if empty || w.closed {
+		w.Skip("", SkipEmpty)
+		return false
+	}
+	if w.full(dropped) {
+		return false
+	}
+	w.body()
+	return true
 }
 
 // ToolStart writes the start of a tool call.

@@ -25,16 +25,7 @@ func Format() adapter.Format {
 // "ts" together.
 func Detect(ev adapter.Event) adapter.Claim {
 	var seq, ts, typ jsonraw.Value
-	for m := ev.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "seq":
-			seq = m.Value
-		case "ts":
-			ts = m.Value
-		case "type":
-			typ = m.Value
-		}
-	}
+	ev.Pick([]string{"seq", "ts", "type"}, &seq, &ts, &typ)
 	if seq.Kind() == jsonraw.Number && ts.IsString() && typ.IsString() {
 		return adapter.Yes
 	}

@@ -260,26 +260,8 @@ func (t *accounts) copy() Accounting {
 // record has no type.
 func recordKind(v jsonraw.Value) (kind []byte, sub []byte) {
 	var typ, msg, subtype, item, payload, part, props, event jsonraw.Value
-	for m := v.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "type":
-			typ = m.Value
-		case "msg":
-			msg = m.Value
-		case "subtype":
-			subtype = m.Value
-		case "item":
-			item = m.Value
-		case "payload":
-			payload = m.Value
-		case "part":
-			part = m.Value
-		case "properties":
-			props = m.Value
-		case "event":
-			event = m.Value
-		}
-	}
+	v.Pick([]string{"type", "msg", "subtype", "item", "payload", "part", "properties", "event"},
+		&typ, &msg, &subtype, &item, &payload, &part, &props, &event)
 	if !typ.IsString() && msg.IsObject() {
 		typ = msg.Get("type")
 	}

@@ -33,9 +33,7 @@ type Adapter struct {
 
 	// boundary is set when the next model output begins a new response.
 	boundary bool
-	// active is set while a process runs with no result seen yet.
-	active bool
-	procs  int
+	procs    adapter.Processes
 
 	// shells holds the ids of the shell calls started and not ended: their
 	// output may state a failing exit code (see toolResult).
@@ -229,7 +227,7 @@ func (a *Adapter) errorText(errv, output jsonraw.Value) dialog.Text {
 
 // result records a process's ending, duration and tokens.
 func (a *Adapter) result(ev *event) {
-	a.active = false
+	a.procs.Ended()
 	a.sum.Status, a.sum.Message = dialog.StatusSuccess, ""
 	if !ev.status.Is("success") {
 		a.sum.Status = dialog.StatusError
@@ -263,37 +261,16 @@ func streamTokens(stats jsonraw.Value) dialog.Tokens {
 
 func flatTokens(v jsonraw.Value) dialog.Tokens {
 	var t dialog.Tokens
-	for m := v.Members(); m.Next(); {
-		n, _ := m.Value.Int()
-		switch string(m.Key) {
-		case "input_tokens":
-			t.In = n
-		case "output_tokens":
-			t.Out = n
-		case "cached":
-			t.CacheRead = n
-		}
-	}
+	v.PickInts([]string{"input_tokens", "output_tokens", "cached"}, &t.In, &t.Out, &t.CacheRead)
 	return t
 }
 
-// newProcess starts the events of a Gemini CLI process (an init). Calls
-// the previous one left open never end; its failure, or its missing
-// result, stays visible as a warning.
+// newProcess starts the events of a Gemini CLI process (an init); the
+// shell calls of the one before it are over.
 func (a *Adapter) newProcess() {
-	if a.procs > 0 {
-		a.w.EndOpenTools(dialog.Plain("the run ended before the tool call finished"))
+	if a.procs.Start(a.w, &a.sum) {
 		clear(a.shells)
-		switch {
-		case a.sum.Status == dialog.StatusError:
-			a.notice("run failed: " + a.sum.Message)
-		case a.active:
-			a.notice("run ended without a result (interrupted or killed)")
-		}
-		a.sum.Status, a.sum.Message = "", ""
 	}
-	a.procs++
-	a.active = true
 	a.boundary = true
 }
 
@@ -324,12 +301,6 @@ func WarningText(b *jsonraw.Builder, l jsonraw.Literal) jsonraw.Literal {
 		b.Lit(l)
 	}
 	return b.Literal()
-}
-
-// notice is a warning the converter words itself.
-func (a *Adapter) notice(s string) {
-	a.sum.Warnings++
-	a.w.Message(dialog.Message{Content: dialog.Plain(dialog.WarningPrefix + s)})
 }
 
 // Summary returns what the complete entry should say.

@@ -32,50 +32,27 @@ func Format() adapter.Format {
 // object of --output-format json (response and stats, or a session_id with
 // an error, and no type).
 func Detect(ev adapter.Event) adapter.Claim {
-	var typ, errv jsonraw.Value
-	var role, toolID, stats, status, session, response, sessionID, part bool
-	for m := ev.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "type":
-			typ = m.Value
-		case "role":
-			role = true
-		case "tool_id":
-			toolID = true
-		case "stats":
-			stats = true
-		case "status":
-			status = true
-		case "session_id":
-			session = true
-		case "response":
-			response = true
-		case "error":
-			errv = m.Value
-		case "sessionID":
-			sessionID = true
-		case "part":
-			part = true
-		}
-	}
-	if sessionID || part {
+	var typ, errv, role, toolID, stats, status, session, response, sessionID, part jsonraw.Value
+	ev.Pick([]string{"type", "error", "role", "tool_id", "stats", "status", "session_id", "response", "sessionID", "part"},
+		&typ, &errv, &role, &toolID, &stats, &status, &session, &response, &sessionID, &part)
+	if sessionID.Exists() || part.Exists() {
 		return adapter.No // opencode
 	}
 	switch string(typ.Body()) {
 	case "init":
-		if session {
+		if session.Exists() {
 			return adapter.Yes
 		}
 	case "message":
-		if role {
+		if role.Exists() {
 			return adapter.Yes
 		}
 	case "tool_use", "tool_result":
-		if toolID {
+		if toolID.Exists() {
 			return adapter.Yes
 		}
 	case "result":
-		if stats && status {
+		if stats.Exists() && status.Exists() {
 			return adapter.Yes
 		}
 	case "error":
@@ -84,7 +61,7 @@ func Detect(ev adapter.Event) adapter.Claim {
 		if typ.Exists() {
 			return adapter.No
 		}
-		if response && stats || session && errv.IsObject() {
+		if response.Exists() && stats.Exists() || session.Exists() && errv.IsObject() {
 			return adapter.Yes
 		}
 	}

@@ -300,24 +300,10 @@ func (a *Adapter) document(v jsonraw.Value) {
 // count. A conversation cut inside its messages ends incomplete.
 func (a *Adapter) documentCut(v jsonraw.Value) error {
 	var whole, offset, lost int64
-	var inMessages, cut bool
-	var why string
-	for m := v.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "messages":
-			whole, _ = m.Value.Int()
-		case "offset":
-			offset, _ = m.Value.Int()
-		case "lost":
-			lost, _ = m.Value.Int()
-		case "inMessages":
-			inMessages = m.Value.IsTrue()
-		case "cut":
-			cut = m.Value.IsTrue()
-		case "error":
-			why = m.Value.Str()
-		}
-	}
+	v.PickInts([]string{"messages", "offset", "lost"}, &whole, &offset, &lost)
+	var inMessagesV, cutV, whyV jsonraw.Value
+	v.Pick([]string{"inMessages", "cut", "error"}, &inMessagesV, &cutV, &whyV)
+	inMessages, cut, why := inMessagesV.IsTrue(), cutV.IsTrue(), whyV.Str()
 	where := "after its messages"
 	if inMessages {
 		where = "in message " + strconv.FormatInt(whole+1, 10)
@@ -372,26 +358,8 @@ func (a *Adapter) startSubagent(id string, ev jsonraw.Value) {
 // record of a subagent's file.
 func (a *Adapter) record(v jsonraw.Value, parent string) {
 	var id, ts, typ, content, thoughts, tokens, model, calls jsonraw.Value
-	for m := v.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "id":
-			id = m.Value
-		case "timestamp":
-			ts = m.Value
-		case "type":
-			typ = m.Value
-		case "content":
-			content = m.Value
-		case "thoughts":
-			thoughts = m.Value
-		case "tokens":
-			tokens = m.Value
-		case "model":
-			model = m.Value
-		case "toolCalls":
-			calls = m.Value
-		}
-	}
+	v.Pick([]string{"id", "timestamp", "type", "content", "thoughts", "tokens", "model", "toolCalls"},
+		&id, &ts, &typ, &content, &thoughts, &tokens, &model, &calls)
 	if t, ok := adapter.Time(ts); ok {
 		a.w.SourceTime(t)
 		a.lineTS = t
@@ -769,20 +737,8 @@ func (a *Adapter) startCall(c jsonraw.Value, parent string) bool {
 // own time.
 func (a *Adapter) endCall(c jsonraw.Value) {
 	var id, result, status, display, ts jsonraw.Value
-	for m := c.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "id":
-			id = m.Value
-		case "result":
-			result = m.Value
-		case "status":
-			status = m.Value
-		case "resultDisplay":
-			display = m.Value
-		case "timestamp":
-			ts = m.Value
-		}
-	}
+	c.Pick([]string{"id", "result", "status", "resultDisplay", "timestamp"},
+		&id, &result, &status, &display, &ts)
 	cid := id.Str()
 	if _, ok := a.open[cid]; !ok {
 		return

@@ -90,28 +90,27 @@ func (b *ValueBuilder) sep() {
 
 // BeginObject opens an object (a member's value after Key, an element, or
 // the value itself).
-func (b *ValueBuilder) BeginObject() {
-	b.sep()
-	b.b = append(b.b, '{')
-	b.comma = false
-}
+func (b *ValueBuilder) BeginObject() { b.begin('{') }
 
 // EndObject closes the object opened last.
-func (b *ValueBuilder) EndObject() {
-	b.b = append(b.b, '}')
-	b.comma = true
-}
+func (b *ValueBuilder) EndObject() { b.end('}') }
 
 // BeginArray opens an array.
-func (b *ValueBuilder) BeginArray() {
+func (b *ValueBuilder) BeginArray() { b.begin('[') }
+
+// EndArray closes the array opened last.
+func (b *ValueBuilder) EndArray() { b.end(']') }
+
+// begin opens a container: its first member or element takes no comma.
+func (b *ValueBuilder) begin(bracket byte) {
 	b.sep()
-	b.b = append(b.b, '[')
+	b.b = append(b.b, bracket)
 	b.comma = false
 }
 
-// EndArray closes the array opened last.
-func (b *ValueBuilder) EndArray() {
-	b.b = append(b.b, ']')
+// end closes a container, which is a value: the next one takes a comma.
+func (b *ValueBuilder) end(bracket byte) {
+	b.b = append(b.b, bracket)
 	b.comma = true
 }
 

@@ -256,6 +256,50 @@ func (v Value) Get(key string) Value {
 	return Value{}
 }
 
+// Pick reads the members of an object named keys[i] into *dst[i], in one
+// walk: for a key repeated, the last member counts (as it does in a switch
+// over each member's key); for a key absent, *dst[i] is left as it was.
+// keys and dst pair by index, and must be as long; a name may stand twice
+// with the same dst (two spellings of one member).
+func (v Value) Pick(keys []string, dst ...*Value) {
+	mustPair(len(keys), len(dst))
+	for m := v.Members(); m.Next(); {
+		if i := keyIndex(m.Key, keys); i >= 0 {
+			*dst[i] = m.Value
+		}
+	}
+}
+
+// PickInts is Pick for counters: it reads each member named keys[i] into
+// *dst[i] as Int does (anything but a number reads as 0), and reports
+// whether any of them was there.
+func (v Value) PickInts(keys []string, dst ...*int64) (found bool) {
+	mustPair(len(keys), len(dst))
+	for m := v.Members(); m.Next(); {
+		if i := keyIndex(m.Key, keys); i >= 0 {
+			*dst[i], _ = m.Value.Int()
+			found = true
+		}
+	}
+	return found
+}
+
+// keyIndex returns the index of key in keys, or -1.
+func keyIndex(key []byte, keys []string) int {
+	for i, k := range keys {
+		if string(key) == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func mustPair(keys, dst int) {
+	if keys != dst {
+		panic("jsonraw: Pick with a key count other than its destination count")
+	}
+}
+
 // Bytes returns the literal's text, quotes included, borrowed.
 func (l Literal) Bytes() []byte { return l.b }
 

@@ -189,26 +189,8 @@ const SkipUserPart = "user part (not the prompt)"
 // an assistant message, which ends its parts still open.
 func (a *Adapter) message(info jsonraw.Value) {
 	var id, role, session, provider, modelID, model, path, tm jsonraw.Value
-	for f := info.Members(); f.Next(); {
-		switch string(f.Key) {
-		case "id":
-			id = f.Value
-		case "role":
-			role = f.Value
-		case "sessionID":
-			session = f.Value
-		case "providerID":
-			provider = f.Value
-		case "modelID":
-			modelID = f.Value
-		case "model":
-			model = f.Value
-		case "path":
-			path = f.Value
-		case "time":
-			tm = f.Value
-		}
-	}
+	info.Pick([]string{"id", "role", "sessionID", "providerID", "modelID", "model", "path", "time"},
+		&id, &role, &session, &provider, &modelID, &model, &path, &tm)
 	root := a.see(session.Body())
 	switch string(role.Body()) {
 	case "user":
@@ -252,18 +234,7 @@ func (a *Adapter) setModel(provider, model jsonraw.Value) {
 // cwd and the model.
 func (a *Adapter) session(info jsonraw.Value, created bool) {
 	var id, parent, dir, model jsonraw.Value
-	for f := info.Members(); f.Next(); {
-		switch string(f.Key) {
-		case "id":
-			id = f.Value
-		case "parentID":
-			parent = f.Value
-		case "directory":
-			dir = f.Value
-		case "model":
-			model = f.Value
-		}
-	}
+	info.Pick([]string{"id", "parentID", "directory", "model"}, &id, &parent, &dir, &model)
 	if parent.IsString() && !parent.Lit().IsEmpty() {
 		if created && id.IsString() && string(id.Body()) != a.root && a.children[string(id.Body())] == nil {
 			a.children[id.Str()] = &child{parent: parent.Str()}
@@ -286,16 +257,7 @@ func (a *Adapter) session(info jsonraw.Value, created bool) {
 func (a *Adapter) status(pr *props) {
 	s := pr.session.Body()
 	var typ, attempt, msg jsonraw.Value
-	for f := pr.status.Members(); f.Next(); {
-		switch string(f.Key) {
-		case "type":
-			typ = f.Value
-		case "attempt":
-			attempt = f.Value
-		case "message":
-			msg = f.Value
-		}
-	}
+	pr.status.Pick([]string{"type", "attempt", "message"}, &typ, &attempt, &msg)
 	switch string(typ.Body()) {
 	case "idle":
 		a.idle(s)

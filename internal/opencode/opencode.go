@@ -47,18 +47,7 @@ func Format() adapter.Format {
 // nothing with a sessionID or a part.
 func Detect(ev adapter.Event) adapter.Claim {
 	var typ, part, session, properties jsonraw.Value
-	for m := ev.Members(); m.Next(); {
-		switch string(m.Key) {
-		case "type":
-			typ = m.Value
-		case "part":
-			part = m.Value
-		case "sessionID":
-			session = m.Value
-		case "properties":
-			properties = m.Value
-		}
-	}
+	ev.Pick([]string{"type", "part", "sessionID", "properties"}, &typ, &part, &session, &properties)
 	switch {
 	case !typ.IsString():
 		return adapter.No
@@ -460,15 +449,7 @@ func (a *Adapter) stepFinish(p *part) {
 		case "reasoning":
 			reasoning = n
 		case "cache":
-			for c := f.Value.Members(); c.Next(); {
-				m, _ := c.Value.Int()
-				switch string(c.Key) {
-				case "read":
-					read = m
-				case "write":
-					write = m
-				}
-			}
+			f.Value.PickInts([]string{"read", "write"}, &read, &write)
 		}
 	}
 	a.sum.Tokens = a.sum.Tokens.Plus(dialog.Tokens{

@@ -73,23 +73,9 @@ func readState(v jsonraw.Value) toolState {
 		case "error":
 			st.err = f.Value
 		case "metadata":
-			for m := f.Value.Members(); m.Next(); {
-				switch string(m.Key) {
-				case "exit":
-					st.exit = m.Value
-				case "sessionId":
-					st.child = m.Value
-				}
-			}
+			f.Value.Pick([]string{"exit", "sessionId"}, &st.exit, &st.child)
 		case "time":
-			for m := f.Value.Members(); m.Next(); {
-				switch string(m.Key) {
-				case "start":
-					st.start = m.Value
-				case "end":
-					st.end = m.Value
-				}
-			}
+			f.Value.Pick([]string{"start", "end"}, &st.start, &st.end)
 		}
 	}
 	return st
