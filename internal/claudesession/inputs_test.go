@@ -281,3 +281,47 @@ func TestOpenReadsWhatTheFirstPassSaw(t *testing.T) {
 	assert.NotContains(t, string(b), "LATE LINE")
 	assert.Equal(t, string(read(t, testdata("interactive-turns.out.jsonl"))), string(adaptertest.Convert(t, claudesession.Format(), bytes.NewReader(b))))
 }
+
+// TestCompactionWithLogicalParentNotInFile: Claude Code 2.1.39 wrote a
+// compact_boundary whose logicalParentUuid names no line of the file (the
+// line before it in the file is the compacted conversation's last). The
+// conversation before the compaction is this session's and stays in the
+// dialog, with the subagent its Task call started; before, the walk from
+// the leaf stopped at the boundary and everything before it was dropped,
+// counted nowhere.
+func TestCompactionWithLogicalParentNotInFile(t *testing.T) {
+	const (
+		u1, a1, r1, a2 = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003", "00000000-0000-4000-8000-000000000004"
+		boundary, sum  = "00000000-0000-4000-8000-000000000005", "00000000-0000-4000-8000-000000000006"
+		u2, a3         = "00000000-0000-4000-8000-000000000007", "00000000-0000-4000-8000-000000000008"
+		nowhere        = "00000000-0000-4000-8000-0000000000ff"
+	)
+	lines := []string{
+		userLine(u1, "", "2026-02-12T19:00:00.000Z", `"count the parsers"`),
+		assistantLine(a1, u1, "2026-02-12T19:00:01.000Z", "msg_1", `"tool_use"`, `[{"type":"tool_use","id":"toolu_task","name":"Task","input":{"description":"count","prompt":"count the parsers","subagent_type":"Explore"}}]`),
+		`{"parentUuid":"` + a1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_task","content":[{"type":"text","text":"three parsers"}]}]},"toolUseResult":{"status":"completed","agentId":"a1b2c3d","content":[{"type":"text","text":"three parsers"}]},"uuid":"` + r1 + `","timestamp":"2026-02-12T19:00:05.000Z"}`,
+		assistantLine(a2, r1, "2026-02-12T19:00:06.000Z", "msg_2", `"end_turn"`, `[{"type":"text","text":"BEFORE COMPACTION: there are three"}]`),
+		`{"parentUuid":null,"logicalParentUuid":"` + nowhere + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"timestamp":"2026-02-12T19:30:00.000Z","uuid":"` + boundary + `","level":"info","compactMetadata":{"trigger":"auto","preTokens":170000}}`,
+		`{"parentUuid":"` + boundary + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context."},"isVisibleInTranscriptOnly":true,"isCompactSummary":true,"uuid":"` + sum + `","timestamp":"2026-02-12T19:30:00.001Z"}`,
+		userLine(u2, sum, "2026-02-12T19:31:00.000Z", `"and the writers?"`),
+		assistantLine(a3, u2, "2026-02-12T19:31:01.000Z", "msg_3", `"end_turn"`, `[{"type":"text","text":"AFTER COMPACTION: two writers"}]`),
+	}
+	agent := []string{
+		`{"parentUuid":null,"isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"user","message":{"role":"user","content":"count the parsers"},"uuid":"00000000-0000-4000-8000-0000000000a1","timestamp":"2026-02-12T19:00:02.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000a1","isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"assistant","message":{"id":"msg_sub","model":"claude-haiku-9","role":"assistant","type":"message","stop_reason":"end_turn","content":[{"type":"text","text":"SUBAGENT: three parsers"}],"usage":{"input_tokens":50,"output_tokens":5}},"uuid":"00000000-0000-4000-8000-0000000000a2","timestamp":"2026-02-12T19:00:04.000Z"}`,
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	adaptertest.Put(t, path, []byte(strings.Join(lines, "\n")+"\n"))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-a1b2c3d.jsonl"), []byte(strings.Join(agent, "\n")+"\n"))
+	got := string(convert(t, only(t, path)))
+	assert.Contains(t, got, `"type":"prompt","content":"count the parsers"`)
+	assert.Contains(t, got, "BEFORE COMPACTION: there are three")
+	assert.Contains(t, got, `"status":"success","result":"three parsers"`)
+	assert.Contains(t, got, `"parent_tool_id":"toolu_task"`, "the subagent's file is tied to its call")
+	assert.Contains(t, got, "SUBAGENT: three parsers")
+	assert.Contains(t, got, "context compacted (auto, 170k tokens)")
+	assert.Contains(t, got, "AFTER COMPACTION: two writers")
+	assert.Contains(t, got, `"turns":3`)
+	assert.Contains(t, got, `"total_tokens":{"in":350,"out":35}`, "three main-thread messages and the subagent's")
+}
