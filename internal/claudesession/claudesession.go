@@ -16,15 +16,18 @@
 //     whose lines come wrapped in an envelope naming their Task/Agent call.
 //     The adapter reads that stream in one pass like any other.
 //
-// The stream Open makes holds two line types of this package's own, which
-// Claude Code never writes:
+// The stream Open makes holds lines of this package's own, which Claude
+// Code never writes:
 //
 //	{"type":"claude-session-start","model":"…","cwd":"…"}
 //	{"type":"claude-session-subagent","agentId":"…","toolUseId":"toolu_…","line":{…}}
+//	{"type":"progress","claude-session-left-out":2}
 //
 // The first, at the top, names the model before the first prompt (init
 // need not wait for the first answer); the second carries one line of a
-// subagent's file, whose entries get parent_tool_id = toolUseId.
+// subagent's file, whose entries get parent_tool_id = toolUseId; the
+// third stands for a line the second pass left out (its type, subtype and
+// why), so that every line is counted.
 //
 // Rules where the file leaves a choice (listed in the README):
 //   - Each content block of an assistant line is one entry; a block that
@@ -207,6 +210,7 @@ type line struct {
 	apiError, content, compactMeta, durationMS, model jsonraw.Value
 	inner, toolUseID                                  jsonraw.Value
 	data, parentToolUseID, attachment, params         jsonraw.Value
+	leftOut                                           jsonraw.Value // the second pass's mark of a line left out
 }
 
 func readLine(v jsonraw.Value) line {
@@ -259,6 +263,8 @@ func readLine(v jsonraw.Value) line {
 			l.parentToolUseID = m.Value
 		case "attachment":
 			l.attachment = m.Value
+		case keyLeftOut:
+			l.leftOut = m.Value
 		case "params":
 			l.params = m.Value
 		}
@@ -269,6 +275,10 @@ func readLine(v jsonraw.Value) line {
 // Event handles one line.
 func (a *Adapter) Event(ev adapter.Event) error {
 	l := readLine(ev.Value)
+	if why, ok := l.leftOut.Int(); ok {
+		a.w.Skip("", leftOut(why).skipReason())
+		return nil
+	}
 	switch string(l.typ.Body()) {
 	case typeUnreadable:
 		return a.unreadable(ev.Value)
@@ -555,6 +565,9 @@ const (
 	// message (hook and bash progress), and the copies in a subagent's own
 	// file: its messages are read from the file itself.
 	SkipProgress = "progress line, not read"
+	// SkipOffChain: a line of the session file that is not on the
+	// conversation the first pass found (a branch the user rewound).
+	SkipOffChain = "off the conversation's chain (rewound)"
 )
 
 // Reasons written as complete.reason.

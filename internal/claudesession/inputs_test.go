@@ -15,6 +15,8 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
+	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
 
 func testdata(name string) string {
@@ -324,4 +326,68 @@ func TestCompactionWithLogicalParentNotInFile(t *testing.T) {
 	assert.Contains(t, got, "AFTER COMPACTION: two writers")
 	assert.Contains(t, got, `"turns":3`)
 	assert.Contains(t, got, `"total_tokens":{"in":350,"out":35}`, "three main-thread messages and the subagent's")
+}
+
+// TestEveryLineCountedFromDisk: read from disk, every line of the session
+// file and of its subagent's file is counted, converted or skipped under
+// a named reason, as when the same file is read as a stream: snapshots,
+// queue operations, hook progress, the progress copies of a subagent whose
+// own file is read, a rewound branch. Before, the second pass left them
+// out before the adapter saw them, and --stats counted 7 of the 15
+// records.
+func TestEveryLineCountedFromDisk(t *testing.T) {
+	const (
+		u1, a1, r1, a2 = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003", "00000000-0000-4000-8000-000000000004"
+		old, oldA      = "00000000-0000-4000-8000-000000000005", "00000000-0000-4000-8000-000000000006"
+		hook, copyOf   = "00000000-0000-4000-8000-000000000007", "00000000-0000-4000-8000-000000000008"
+	)
+	lines := []string{
+		`{"type":"queue-operation","operation":"enqueue","timestamp":"2026-02-12T19:00:00.000Z","sessionId":"s1","content":"count the parsers"}`,
+		`{"type":"file-history-snapshot","messageId":"` + u1 + `","snapshot":{"messageId":"` + u1 + `","trackedFileBackups":{},"timestamp":"2026-02-12T19:00:00.000Z"},"isSnapshotUpdate":false}`,
+		userLine(u1, "", "2026-02-12T19:00:00.000Z", `"count the parsers"`),
+		`{"parentUuid":"` + u1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"progress","data":{"type":"hook_progress","hookEvent":"PreToolUse","hookName":"PreToolUse:Task","command":"true"},"parentToolUseID":"toolu_task","toolUseID":"toolu_task","uuid":"` + hook + `","timestamp":"2026-02-12T19:00:01.000Z"}`,
+		assistantLine(a1, u1, "2026-02-12T19:00:01.000Z", "msg_1", `"tool_use"`, `[{"type":"tool_use","id":"toolu_task","name":"Task","input":{"description":"count","prompt":"count the parsers","subagent_type":"Explore"}}]`),
+		`{"parentUuid":"` + a1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"progress","data":{"type":"agent_progress","agentId":"a1b2c3d","message":{"type":"assistant","uuid":"00000000-0000-4000-8000-0000000000a2","timestamp":"2026-02-12T19:00:04.000Z","message":{"id":"msg_sub","model":"claude-haiku-9","role":"assistant","type":"message","stop_reason":"end_turn","content":[{"type":"text","text":"SUBAGENT: three parsers"}],"usage":{"input_tokens":50,"output_tokens":5}}}},"parentToolUseID":"toolu_task","toolUseID":"agent_msg_1","uuid":"` + copyOf + `","timestamp":"2026-02-12T19:00:04.000Z"}`,
+		`{"parentUuid":"` + a1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_task","content":[{"type":"text","text":"three parsers"}]}]},"toolUseResult":{"status":"completed","agentId":"a1b2c3d","content":[{"type":"text","text":"three parsers"}]},"uuid":"` + r1 + `","timestamp":"2026-02-12T19:00:05.000Z"}`,
+		// an answer the user rewound, and the one that stayed
+		assistantLine(old, r1, "2026-02-12T19:00:06.000Z", "msg_old", `"end_turn"`, `[{"type":"text","text":"OLD BRANCH: three"}]`),
+		userLine(oldA, old, "2026-02-12T19:00:07.000Z", `"OLD BRANCH: and the writers?"`),
+		assistantLine(a2, r1, "2026-02-12T19:01:00.000Z", "msg_2", `"end_turn"`, `[{"type":"text","text":"there are three"}]`),
+		`{"type":"last-prompt","lastPrompt":"count the parsers","leafUuid":"` + a2 + `","sessionId":"s1"}`,
+	}
+	agent := []string{
+		`{"parentUuid":null,"isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"user","message":{"role":"user","content":"count the parsers"},"uuid":"00000000-0000-4000-8000-0000000000a1","timestamp":"2026-02-12T19:00:02.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000a1","isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"progress","data":{"type":"bash_progress","output":"","elapsedTimeSeconds":1},"uuid":"00000000-0000-4000-8000-0000000000a3","timestamp":"2026-02-12T19:00:03.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000a1","isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"assistant","message":{"id":"msg_sub","model":"claude-haiku-9","role":"assistant","type":"message","stop_reason":"end_turn","content":[{"type":"text","text":"SUBAGENT: three parsers"}],"usage":{"input_tokens":50,"output_tokens":5}},"uuid":"00000000-0000-4000-8000-0000000000a2","timestamp":"2026-02-12T19:00:04.000Z"}`,
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	adaptertest.Put(t, path, []byte(strings.Join(lines, "\n")+"\n"))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-a1b2c3d.jsonl"), []byte(strings.Join(agent, "\n")+"\n"))
+
+	r, err := claudesession.OpenSession(path)
+	require.NoError(t, err)
+	defer r.Close()
+	var out, errs bytes.Buffer
+	c := dispatch.New(&out, adaptertest.Options(), dispatch.Options{Formats: []adapter.Format{claudesession.Format()}, Forced: true, Stderr: &errs, CountKinds: true})
+	require.NoError(t, c.Feed(r, path))
+	require.NoError(t, c.Close(nil))
+	got := out.String()
+	assert.Equal(t, 1, strings.Count(got, "SUBAGENT: three parsers"), "the subagent's answer once")
+	assert.NotContains(t, got, "OLD BRANCH")
+
+	acc := c.Accounting()
+	assert.Equal(t, 1+len(lines)+len(agent), acc.Read, "the stream's header, then every line of both files")
+	assert.Equal(t, acc.Read, acc.Converted+acc.Skipped)
+	for _, want := range []dispatch.Skip{
+		{Kind: "queue-operation", Reason: dialog.SkipNoContent},
+		{Kind: "file-history-snapshot", Reason: dialog.SkipNoContent},
+		{Kind: "last-prompt", Reason: dialog.SkipNoContent},
+		{Kind: "progress", Reason: claudesession.SkipProgress},
+		{Kind: "progress", Reason: dialog.SkipDuplicate},
+		{Kind: "assistant", Reason: claudesession.SkipOffChain},
+		{Kind: "user", Reason: claudesession.SkipOffChain},
+	} {
+		assert.Positive(t, acc.Reasons[want], "%+v in %v", want, acc.Reasons)
+	}
 }
