@@ -39,6 +39,7 @@ package claude
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -179,7 +180,7 @@ func New(w *dialog.Writer) *Adapter {
 type event struct {
 	typ, subtype, message, parent, timestamp, uuid, err jsonraw.Value
 	replay, toolUseResult, streamEvent                  jsonraw.Value
-	model, cwd, qwenVersion, session                    jsonraw.Value
+	model, cwd, qwenVersion, session, compact           jsonraw.Value
 	isError, duration, errors, result, terminalReason   jsonraw.Value
 	res                                                 resultTotals
 }
@@ -252,6 +253,8 @@ func (a *Adapter) Event(e adapter.Event) error {
 			ev.res.resultIndex = m.Value
 		case "qwen_code_version":
 			ev.qwenVersion = m.Value
+		case "compact_metadata":
+			ev.compact = m.Value
 		case "session_id":
 			ev.session = m.Value
 		}
@@ -296,9 +299,30 @@ func (a *Adapter) system(ev *event) {
 		a.w.Meta(dialog.Meta{Model: model, CWD: cwd, Agent: a.agent})
 	case "api_retry":
 		a.warnings++
+	case "compact_boundary":
+		a.warnings++
+		pre, hasPre := ev.compact.Get("pre_tokens").Int()
+		text := CompactNotice(ev.compact.Get("trigger").Str(), pre, hasPre)
+		a.w.Message(dialog.Message{Content: dialog.Plain(dialog.WarningPrefix + text), Parent: ev.parent.Str()})
 	default:
 		a.w.Skip("", dialog.SkipUnknown)
 	}
+}
+
+// CompactNotice words a compaction, in both Claude formats: how it was
+// triggered (auto, manual) and the context's size before, in thousands of
+// tokens, each when known.
+func CompactNotice(trigger string, preTokens int64, hasPre bool) string {
+	s := "context compacted"
+	switch {
+	case trigger != "" && hasPre:
+		s += " (" + trigger + ", " + strconv.FormatInt(preTokens/1000, 10) + "k tokens)"
+	case trigger != "":
+		s += " (" + trigger + ")"
+	case hasPre:
+		s += " (" + strconv.FormatInt(preTokens/1000, 10) + "k tokens)"
+	}
+	return s
 }
 
 // meta writes init from a system/init that lacked the model, or, when no

@@ -699,3 +699,27 @@ func requireValid(t testing.TB, out string) {
 	t.Helper()
 	adaptertest.RequireValid(t, []byte(out))
 }
+
+// TestCompactBoundary: a compaction in the stream (Claude Code 2.1.207,
+// /compact or auto) is shown where it happened, worded as the session
+// file's is: trigger and the tokens before. The summary the model is given
+// next (a synthetic user line) and the command's output are no prompt.
+// Before, the boundary was skipped as a type not read and the dialog did
+// not say the context was compacted.
+func TestCompactBoundary(t *testing.T) {
+	boundary := `{"type":"system","subtype":"compact_boundary","session_id":"s1","uuid":"5b0d6c1e-1f0a-4c55-9a43-2f1e0b7d3a10","compact_metadata":{"trigger":"manual","pre_tokens":36663,"post_tokens":972,"cumulative_dropped_tokens":35691,"duration_ms":12249,"preserved_segment":{"head_uuid":"a1","anchor_uuid":"a2","tail_uuid":"a3"}}}`
+	summary := `{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation."},"session_id":"s1","parent_tool_use_id":null,"uuid":"a2","isReplay":false,"isSynthetic":true}`
+	stdout := `{"type":"user","message":{"role":"user","content":"<local-command-stdout>Compacted </local-command-stdout>"},"session_id":"s1","parent_tool_use_id":null,"uuid":"a4","isReplay":true}`
+	auto := `{"type":"system","subtype":"compact_boundary","session_id":"s1","compact_metadata":{"trigger":"auto","pre_tokens":155979}}`
+	es := convertLines(t, initLine, asst("msg_1", "", text("ok")), boundary, summary, stdout, auto, asst("msg_2", "", text("still here")), okResult)
+	assert.Equal(t, []got{
+		{"type": "message", "role": "assistant", "content": "ok"},
+		{"type": "message", "role": "assistant", "content": "⚠ context compacted (manual, 36k tokens)"},
+		{"type": "message", "role": "assistant", "content": "⚠ context compacted (auto, 155k tokens)"},
+		{"type": "message", "role": "assistant", "content": "still here"},
+	}, bodyOf(es))
+	c := completeOf(t, es)
+	assert.Equal(t, "success", c["status"])
+	assert.Equal(t, float64(2), c["turns"], "a compaction is no turn")
+	assert.Equal(t, float64(2), c["warnings"], "each compaction is a warning, as in the session file")
+}

@@ -63,7 +63,6 @@ package claudesession
 
 import (
 	"hash/maphash"
-	"strconv"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -578,16 +577,6 @@ const (
 
 // compactNotice words a compact_boundary: trigger and the tokens before.
 func compactNotice(meta jsonraw.Value) string {
-	s := "context compacted"
-	trigger := meta.Get("trigger").Str()
 	pre, hasPre := meta.Get("preTokens").Int()
-	switch {
-	case trigger != "" && hasPre:
-		s += " (" + trigger + ", " + strconv.FormatInt(pre/1000, 10) + "k tokens)"
-	case trigger != "":
-		s += " (" + trigger + ")"
-	case hasPre:
-		s += " (" + strconv.FormatInt(pre/1000, 10) + "k tokens)"
-	}
-	return s
+	return claude.CompactNotice(meta.Get("trigger").Str(), pre, hasPre)
 }
