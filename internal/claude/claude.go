@@ -266,7 +266,7 @@ func (a *Adapter) Event(e adapter.Event) error {
 	}
 	switch string(ev.typ.Body()) {
 	case "system":
-		a.system(&ev)
+		a.system(&ev, e.Value)
 	case "assistant":
 		return a.assistant(&ev)
 	case "user":
@@ -281,7 +281,9 @@ func (a *Adapter) Event(e adapter.Event) error {
 	return nil
 }
 
-func (a *Adapter) system(ev *event) {
+// system handles a system line; line is the whole line, for the fields
+// of the rarer subtypes.
+func (a *Adapter) system(ev *event, line jsonraw.Value) {
 	switch string(ev.subtype.Body()) {
 	case "init", "session_start":
 		a.totals.initSinceResult = true
@@ -300,13 +302,30 @@ func (a *Adapter) system(ev *event) {
 	case "api_retry":
 		a.warnings++
 	case "compact_boundary":
-		a.warnings++
 		pre, hasPre := ev.compact.Get("pre_tokens").Int()
-		text := CompactNotice(ev.compact.Get("trigger").Str(), pre, hasPre)
-		a.w.Message(dialog.Message{Content: dialog.Plain(dialog.WarningPrefix + text), Parent: ev.parent.Str()})
+		a.notice(CompactNotice(ev.compact.Get("trigger").Str(), pre, hasPre), ev.parent.Str())
+	case "status":
+		// Status lines say what the CLI is doing (requesting, compacting)
+		// and how a compaction ended; only a failed one is news.
+		if !line.Get("compact_result").Is("failed") {
+			a.w.Skip("", dialog.SkipUnknown)
+			return
+		}
+		text := "context compaction failed"
+		if e := strings.TrimSpace(line.Get("compact_error").Str()); e != "" {
+			text += ": " + e
+		}
+		a.notice(text, ev.parent.Str())
 	default:
 		a.w.Skip("", dialog.SkipUnknown)
 	}
+}
+
+// notice writes a warning message: something the run went through that
+// the dialog must show, though no model said it.
+func (a *Adapter) notice(text, parent string) {
+	a.warnings++
+	a.w.Message(dialog.Message{Content: dialog.Plain(dialog.WarningPrefix + text), Parent: parent})
 }
 
 // CompactNotice words a compaction, in both Claude formats: how it was

@@ -723,3 +723,22 @@ func TestCompactBoundary(t *testing.T) {
 	assert.Equal(t, float64(2), c["turns"], "a compaction is no turn")
 	assert.Equal(t, float64(2), c["warnings"], "each compaction is a warning, as in the session file")
 }
+
+// TestCompactionFailed: a compaction that failed (system/status with
+// compact_result "failed", as Claude Code reports a timed-out summary
+// request) is a warning where it happened; the status lines around it
+// (compacting, success) say nothing a dialog shows.
+func TestCompactionFailed(t *testing.T) {
+	compacting := `{"type":"system","subtype":"status","status":"compacting","session_id":"s1"}`
+	failed := `{"type":"system","subtype":"status","status":null,"compact_result":"failed","compact_error":"Request timed out","session_id":"s1"}`
+	failedBare := `{"type":"system","subtype":"status","status":null,"compact_result":"failed","session_id":"s1"}`
+	succeeded := `{"type":"system","subtype":"status","status":null,"compact_result":"success","session_id":"s1"}`
+	es := convertLines(t, initLine, asst("msg_1", "", text("reading")), compacting, compacting, failed, failedBare, compacting, succeeded, asst("msg_2", "", text("done")), okResult)
+	assert.Equal(t, []got{
+		{"type": "message", "role": "assistant", "content": "reading"},
+		{"type": "message", "role": "assistant", "content": "⚠ context compaction failed: Request timed out"},
+		{"type": "message", "role": "assistant", "content": "⚠ context compaction failed"},
+		{"type": "message", "role": "assistant", "content": "done"},
+	}, bodyOf(es))
+	assert.Equal(t, float64(2), completeOf(t, es)["warnings"])
+}
