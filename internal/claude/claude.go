@@ -576,7 +576,8 @@ func reasonFor(subtype, terminal string, isErr bool) string {
 }
 
 // errorMessage says why a result is an error: its errors[], else its result
-// text, else its error.message (Qwen Code), else its subtype.
+// text, else its error: error.message (Qwen Code) or the error string
+// (Amp), else its subtype.
 func errorMessage(errs, result, errv jsonraw.Value, subtype string) string {
 	var parts []string
 	for e := errs.Elements(); e.Next(); {
@@ -591,6 +592,9 @@ func errorMessage(errs, result, errv jsonraw.Value, subtype string) string {
 		return s
 	}
 	if s := errv.Get("message").Str(); strings.TrimSpace(s) != "" {
+		return s
+	}
+	if s := errv.Str(); strings.TrimSpace(s) != "" {
 		return s
 	}
 	if subtype != "" {

@@ -402,6 +402,14 @@ func TestEndings(t *testing.T) {
 			absent:  []string{"message"},
 		},
 		{
+			// Amp's error result: the API's error as a string in "error",
+			// no result text (a real 413 "Prompt is too long" ended a run
+			// so); before, the message was the bare subtype.
+			name:    "Amp, message from the error string",
+			results: []string{`{"type":"result","subtype":"error_during_execution","duration_ms":5000,"is_error":true,"num_turns":12,"error":"529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}","session_id":"T-0a1b2c3d-0000-7000-8000-000000000001"}`},
+			want:    got{"status": "error", "message": `529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "reason": "during_execution"},
+		},
+		{
 			name:    "budget, message from the subtype",
 			results: []string{`{"type":"result","subtype":"error_max_budget_usd","is_error":true,"errors":[],"duration_ms":7}`},
 			want:    got{"status": "error", "message": "error_max_budget_usd", "reason": "budget"},
