@@ -210,6 +210,7 @@ type line struct {
 	inner, toolUseID                                  jsonraw.Value
 	data, parentToolUseID, attachment, params         jsonraw.Value
 	leftOut                                           jsonraw.Value // the second pass's mark of a line left out
+	compaction                                        jsonraw.Value // a subagent envelope's: the line is a compaction request's
 }
 
 func readLine(v jsonraw.Value) line {
@@ -264,6 +265,8 @@ func readLine(v jsonraw.Value) line {
 			l.attachment = m.Value
 		case keyLeftOut:
 			l.leftOut = m.Value
+		case "compaction":
+			l.compaction = m.Value
 		case "params":
 			l.params = m.Value
 		}
@@ -297,9 +300,28 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		if !l.inner.IsObject() {
 			return errNoLine
 		}
+		if l.compaction.IsTrue() {
+			return a.compactionLine(readLine(l.inner))
+		}
 		return a.line(readLine(l.inner), l.toolUseID.Str(), true)
 	}
 	return a.line(l, "", false)
+}
+
+// compactionLine reads a line of a compaction's own summary request: its
+// answer's usage counts in the totals (the session spent it), once per
+// message.id as any answer's; nothing of it is an entry, as the
+// compact_boundary line says the compaction happened.
+func (a *Adapter) compactionLine(l line) error {
+	if l.typ.Is("assistant") && l.message.IsObject() {
+		msg := claude.ParseMessage(l.message)
+		if u, ok := claude.ParseUsage(msg.Usage); ok && !msg.Model.Is("<synthetic>") {
+			a.lookup(string(claude.MessageKey(msg.ID, l.uuid))).Usage.MaxOf(u)
+			return nil
+		}
+	}
+	a.w.Skip("", SkipCompaction)
+	return nil
 }
 
 // otherLine handles the lines of a session file that are not the
@@ -567,6 +589,9 @@ const (
 	// SkipOffChain: a line of the session file that is not on the
 	// conversation the first pass found (a branch the user rewound).
 	SkipOffChain = "off the conversation's chain (rewound)"
+	// SkipCompaction: a compaction's own summary request; its answer's
+	// tokens are counted, its text is no entry.
+	SkipCompaction = "compaction request (tokens counted)"
 )
 
 // Reasons written as complete.reason.

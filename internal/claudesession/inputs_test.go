@@ -391,3 +391,44 @@ func TestEveryLineCountedFromDisk(t *testing.T) {
 		assert.Positive(t, acc.Reasons[want], "%+v in %v", want, acc.Reasons)
 	}
 }
+
+// TestCompactionRequestTokens: Claude Code 2.1.x writes a compaction's own
+// summary request to subagents/agent-acompact-<id>.jsonl (its lines
+// sidechain, its first lines children of the conversation's last lines).
+// Its usage is spent by the session and counts in the totals, as a
+// subagent's does; its text is no entry (the compact_boundary says the
+// compaction happened). A compaction file hanging off no line of the
+// conversation (a rewound branch's) is left out, as a subagent's is.
+// Before, every such file was left out: about 170k input tokens per
+// compaction were missing from the totals of real 2.1.39 sessions.
+func TestCompactionRequestTokens(t *testing.T) {
+	const (
+		u1, a1   = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"
+		boundary = "00000000-0000-4000-8000-000000000003"
+		u2, a2   = "00000000-0000-4000-8000-000000000004", "00000000-0000-4000-8000-000000000005"
+	)
+	lines := []string{
+		userLine(u1, "", "2026-02-12T19:00:00.000Z", `"list the parsers"`),
+		assistantLine(a1, u1, "2026-02-12T19:00:01.000Z", "msg_1", `"end_turn"`, `[{"type":"text","text":"three of them"}]`),
+		`{"parentUuid":null,"logicalParentUuid":"` + a1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"system","subtype":"compact_boundary","content":"Conversation compacted","timestamp":"2026-02-12T19:30:00.000Z","uuid":"` + boundary + `","compactMetadata":{"trigger":"auto","preTokens":170000}}`,
+		userLine(u2, boundary, "2026-02-12T19:31:00.000Z", `"and the writers?"`),
+		assistantLine(a2, u2, "2026-02-12T19:31:01.000Z", "msg_2", `"end_turn"`, `[{"type":"text","text":"two writers"}]`),
+	}
+	compaction := func(agent, parent string) string {
+		return `{"parentUuid":"` + parent + `","isSidechain":true,"sessionId":"s1","agentId":"` + agent + `","cwd":"/w","type":"user","message":{"role":"user","content":"Summarize the conversation so far."},"uuid":"00000000-0000-4000-8000-0000000001` + agent[len(agent)-2:] + `","timestamp":"2026-02-12T19:29:00.000Z"}` + "\n" +
+			`{"parentUuid":"00000000-0000-4000-8000-0000000001` + agent[len(agent)-2:] + `","isSidechain":true,"sessionId":"s1","agentId":"` + agent + `","cwd":"/w","type":"assistant","message":{"id":"msg_sum_` + agent + `","model":"claude-x","role":"assistant","type":"message","stop_reason":null,"content":[{"type":"text","text":"SUMMARY OF ` + agent + `"}],"usage":{"input_tokens":3,"cache_read_input_tokens":160000,"cache_creation_input_tokens":9000,"output_tokens":7}},"uuid":"00000000-0000-4000-8000-0000000002` + agent[len(agent)-2:] + `","timestamp":"2026-02-12T19:29:50.000Z"}` + "\n"
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	adaptertest.Put(t, path, []byte(strings.Join(lines, "\n")+"\n"))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-acompact-0a1b2c.jsonl"), []byte(compaction("acompact-0a1b2c", a1)))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-acompact-0d0e0f.jsonl"), []byte(compaction("acompact-0d0e0f", "00000000-0000-4000-8000-0000000000ee")))
+	got := string(convert(t, only(t, path)))
+	assert.NotContains(t, got, "SUMMARY OF", "the summary is no entry")
+	assert.NotContains(t, got, "Summarize the conversation")
+	assert.Contains(t, got, "context compacted (auto, 170k tokens)")
+	assert.Contains(t, got, `"turns":2`, "the compaction's request is no turn")
+	// msg_1 and msg_2: 100 in and 10 out each; the tied compaction file:
+	// 3 + 160000 + 9000 in, 7 out; the other file is not counted.
+	assert.Contains(t, got, `"total_tokens":{"in":169203,"out":27,"cache_read":160000,"cache_write":9000}`)
+}

@@ -30,15 +30,18 @@ type source struct {
 	tail   []byte // lines of this package's own written after the file's (subagent files that could not be read)
 
 	// the session file
-	index    map[uuidKey]int32
-	inc      bits
-	emitted  bits
-	isMain   bool
-	agentID  string
-	toolID   string
-	seen     map[uuidKey]struct{} // a subagent file's uuids, for dedupe
-	filed    map[string]bool      // the session file: calls whose subagent's file is a source
-	lastTime time.Time
+	index   map[uuidKey]int32
+	inc     bits
+	emitted bits
+	isMain  bool
+	agentID string
+	toolID  string
+	// compaction: the file of a compaction's own request, whose lines
+	// count for their tokens only
+	compaction bool
+	seen       map[uuidKey]struct{} // a subagent file's uuids, for dedupe
+	filed      map[string]bool      // the session file: calls whose subagent's file is a source
+	lastTime   time.Time
 
 	// the next record to write, borrowed from fr
 	ready bool
@@ -273,6 +276,9 @@ func (m *merged) next() error {
 		m.out = jsonraw.AppendQuoted(m.out, s.agentID)
 		m.out = append(m.out, `,"toolUseId":`...)
 		m.out = jsonraw.AppendQuoted(m.out, s.toolID)
+		if s.compaction {
+			m.out = append(m.out, `,"compaction":true`...)
+		}
 		m.out = append(m.out, `,"line":`...)
 		m.out = append(m.out, s.data...)
 		m.out = append(m.out, '}', '\n')
