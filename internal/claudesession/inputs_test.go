@@ -15,7 +15,6 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
-	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
 
@@ -379,12 +378,13 @@ func TestEveryLineCountedFromDisk(t *testing.T) {
 	acc := c.Accounting()
 	assert.Equal(t, 1+len(lines)+len(agent), acc.Read, "the stream's header, then every line of both files")
 	assert.Equal(t, acc.Read, acc.Converted+acc.Skipped)
+	const metadata = "not shown: metadata" // the reasons --stats prints (docs/usage.md)
 	for _, want := range []dispatch.Skip{
-		{Kind: "queue-operation", Reason: dialog.SkipNoContent},
-		{Kind: "file-history-snapshot", Reason: dialog.SkipNoContent},
-		{Kind: "last-prompt", Reason: dialog.SkipNoContent},
+		{Kind: "queue-operation", Reason: metadata},
+		{Kind: "file-history-snapshot", Reason: metadata},
+		{Kind: "last-prompt", Reason: metadata},
 		{Kind: "progress", Reason: claudesession.SkipProgress},
-		{Kind: "progress", Reason: dialog.SkipDuplicate},
+		{Kind: "progress", Reason: "duplicate"},
 		{Kind: "assistant", Reason: claudesession.SkipOffChain},
 		{Kind: "user", Reason: claudesession.SkipOffChain},
 	} {
