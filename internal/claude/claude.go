@@ -39,6 +39,7 @@ package claude
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -179,7 +180,7 @@ func New(w *dialog.Writer) *Adapter {
 type event struct {
 	typ, subtype, message, parent, timestamp, uuid, err jsonraw.Value
 	replay, toolUseResult, streamEvent                  jsonraw.Value
-	model, cwd, qwenVersion, session                    jsonraw.Value
+	model, cwd, qwenVersion, session, compact           jsonraw.Value
 	isError, duration, errors, result, terminalReason   jsonraw.Value
 	res                                                 resultTotals
 }
@@ -252,6 +253,8 @@ func (a *Adapter) Event(e adapter.Event) error {
 			ev.res.resultIndex = m.Value
 		case "qwen_code_version":
 			ev.qwenVersion = m.Value
+		case "compact_metadata":
+			ev.compact = m.Value
 		case "session_id":
 			ev.session = m.Value
 		}
@@ -263,7 +266,7 @@ func (a *Adapter) Event(e adapter.Event) error {
 	}
 	switch string(ev.typ.Body()) {
 	case "system":
-		a.system(&ev)
+		a.system(&ev, e.Value)
 	case "assistant":
 		return a.assistant(&ev)
 	case "user":
@@ -278,7 +281,9 @@ func (a *Adapter) Event(e adapter.Event) error {
 	return nil
 }
 
-func (a *Adapter) system(ev *event) {
+// system handles a system line; line is the whole line, for the fields
+// of the rarer subtypes.
+func (a *Adapter) system(ev *event, line jsonraw.Value) {
 	switch string(ev.subtype.Body()) {
 	case "init", "session_start":
 		a.totals.initSinceResult = true
@@ -296,9 +301,47 @@ func (a *Adapter) system(ev *event) {
 		a.w.Meta(dialog.Meta{Model: model, CWD: cwd, Agent: a.agent})
 	case "api_retry":
 		a.warnings++
+	case "compact_boundary":
+		pre, hasPre := ev.compact.Get("pre_tokens").Int()
+		a.notice(CompactNotice(ev.compact.Get("trigger").Str(), pre, hasPre), ev.parent.Str())
+	case "status":
+		// Status lines say what the CLI is doing (requesting, compacting)
+		// and how a compaction ended; only a failed one is news.
+		if !line.Get("compact_result").Is("failed") {
+			a.w.Skip("", dialog.SkipUnknown)
+			return
+		}
+		text := "context compaction failed"
+		if e := strings.TrimSpace(line.Get("compact_error").Str()); e != "" {
+			text += ": " + e
+		}
+		a.notice(text, ev.parent.Str())
 	default:
 		a.w.Skip("", dialog.SkipUnknown)
 	}
+}
+
+// notice writes a warning message: something the run went through that
+// the dialog must show, though no model said it.
+func (a *Adapter) notice(text, parent string) {
+	a.warnings++
+	a.w.Message(dialog.Message{Content: dialog.Plain(dialog.WarningPrefix + text), Parent: parent})
+}
+
+// CompactNotice words a compaction, in both Claude formats: how it was
+// triggered (auto, manual) and the context's size before, in thousands of
+// tokens, each when known.
+func CompactNotice(trigger string, preTokens int64, hasPre bool) string {
+	s := "context compacted"
+	switch {
+	case trigger != "" && hasPre:
+		s += " (" + trigger + ", " + strconv.FormatInt(preTokens/1000, 10) + "k tokens)"
+	case trigger != "":
+		s += " (" + trigger + ")"
+	case hasPre:
+		s += " (" + strconv.FormatInt(preTokens/1000, 10) + "k tokens)"
+	}
+	return s
 }
 
 // meta writes init from a system/init that lacked the model, or, when no
@@ -533,7 +576,8 @@ func reasonFor(subtype, terminal string, isErr bool) string {
 }
 
 // errorMessage says why a result is an error: its errors[], else its result
-// text, else its error.message (Qwen Code), else its subtype.
+// text, else its error: error.message (Qwen Code) or the error string
+// (Amp), else its subtype.
 func errorMessage(errs, result, errv jsonraw.Value, subtype string) string {
 	var parts []string
 	for e := errs.Elements(); e.Next(); {
@@ -548,6 +592,9 @@ func errorMessage(errs, result, errv jsonraw.Value, subtype string) string {
 		return s
 	}
 	if s := errv.Get("message").Str(); strings.TrimSpace(s) != "" {
+		return s
+	}
+	if s := errv.Str(); strings.TrimSpace(s) != "" {
 		return s
 	}
 	if subtype != "" {

@@ -402,6 +402,14 @@ func TestEndings(t *testing.T) {
 			absent:  []string{"message"},
 		},
 		{
+			// Amp's error result: the API's error as a string in "error",
+			// no result text (a real 413 "Prompt is too long" ended a run
+			// so); before, the message was the bare subtype.
+			name:    "Amp, message from the error string",
+			results: []string{`{"type":"result","subtype":"error_during_execution","duration_ms":5000,"is_error":true,"num_turns":12,"error":"529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}","session_id":"T-0a1b2c3d-0000-7000-8000-000000000001"}`},
+			want:    got{"status": "error", "message": `529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "reason": "during_execution"},
+		},
+		{
 			name:    "budget, message from the subtype",
 			results: []string{`{"type":"result","subtype":"error_max_budget_usd","is_error":true,"errors":[],"duration_ms":7}`},
 			want:    got{"status": "error", "message": "error_max_budget_usd", "reason": "budget"},
@@ -692,4 +700,50 @@ func options() dialog.Options {
 func requireValid(t testing.TB, out string) {
 	t.Helper()
 	adaptertest.RequireValid(t, []byte(out))
+}
+
+// TestCompactBoundary: a compaction in the stream (Claude Code 2.1.207,
+// /compact or auto) is shown where it happened, worded as the session
+// file's is: trigger and the tokens before. The summary the model is given
+// next (a synthetic user line) and the command's output are no prompt.
+// Before, the boundary was skipped as a type not read and the dialog did
+// not say the context was compacted.
+func TestCompactBoundary(t *testing.T) {
+	boundary := `{"type":"system","subtype":"compact_boundary","session_id":"s1","uuid":"5b0d6c1e-1f0a-4c55-9a43-2f1e0b7d3a10","compact_metadata":{"trigger":"manual","pre_tokens":36663,"post_tokens":972,"cumulative_dropped_tokens":35691,"duration_ms":12249,"preserved_segment":{"head_uuid":"a1","anchor_uuid":"a2","tail_uuid":"a3"}}}`
+	summary := `{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation."},"session_id":"s1","parent_tool_use_id":null,"uuid":"a2","isReplay":false,"isSynthetic":true}`
+	stdout := `{"type":"user","message":{"role":"user","content":"<local-command-stdout>Compacted </local-command-stdout>"},"session_id":"s1","parent_tool_use_id":null,"uuid":"a4","isReplay":true}`
+	auto := `{"type":"system","subtype":"compact_boundary","session_id":"s1","compact_metadata":{"trigger":"auto","pre_tokens":155979}}`
+	es := convertLines(t, initLine, asst("msg_1", "", text("ok")), boundary, summary, stdout, auto, asst("msg_2", "", text("still here")), okResult)
+	assert.Equal(t, []string{"ok", "⚠ context compacted (manual, 36k tokens)", "⚠ context compacted (auto, 155k tokens)", "still here"}, messages(es))
+	c := completeOf(t, es)
+	assert.Equal(t, []any{"success", float64(2), float64(2)}, []any{c["status"], c["turns"], c["warnings"]},
+		"a compaction is no turn, and a warning, as in the session file")
+}
+
+// TestCompactionFailed: a compaction that failed (system/status with
+// compact_result "failed", as Claude Code reports a timed-out summary
+// request) is a warning where it happened; the status lines around it
+// (compacting, success) say nothing a dialog shows.
+func TestCompactionFailed(t *testing.T) {
+	compacting := `{"type":"system","subtype":"status","status":"compacting","session_id":"s1"}`
+	failed := `{"type":"system","subtype":"status","status":null,"compact_result":"failed","compact_error":"Request timed out","session_id":"s1"}`
+	failedBare := `{"type":"system","subtype":"status","status":null,"compact_result":"failed","session_id":"s1"}`
+	succeeded := `{"type":"system","subtype":"status","status":null,"compact_result":"success","session_id":"s1"}`
+	es := convertLines(t, initLine, asst("msg_1", "", text("reading")), compacting, compacting, failed, failedBare, compacting, succeeded, asst("msg_2", "", text("done")), okResult)
+	assert.Equal(t, []string{"reading", "⚠ context compaction failed: Request timed out", "⚠ context compaction failed", "done"}, messages(es))
+	assert.Equal(t, float64(2), completeOf(t, es)["warnings"])
+}
+
+// messages returns the content of each assistant message of the body, and
+// "<type>" for any other entry.
+func messages(es []got) []string {
+	var m []string
+	for _, e := range bodyOf(es) {
+		if e["type"] == "message" && e["role"] == "assistant" {
+			m = append(m, e["content"].(string))
+		} else {
+			m = append(m, "<"+e["type"].(string)+">")
+		}
+	}
+	return m
 }

@@ -16,15 +16,18 @@
 //     whose lines come wrapped in an envelope naming their Task/Agent call.
 //     The adapter reads that stream in one pass like any other.
 //
-// The stream Open makes holds two line types of this package's own, which
-// Claude Code never writes:
+// The stream Open makes holds lines of this package's own, which Claude
+// Code never writes:
 //
 //	{"type":"claude-session-start","model":"…","cwd":"…"}
 //	{"type":"claude-session-subagent","agentId":"…","toolUseId":"toolu_…","line":{…}}
+//	{"type":"progress","claude-session-left-out":2}
 //
 // The first, at the top, names the model before the first prompt (init
 // need not wait for the first answer); the second carries one line of a
-// subagent's file, whose entries get parent_tool_id = toolUseId.
+// subagent's file, whose entries get parent_tool_id = toolUseId; the
+// third stands for a line the second pass left out (its type, subtype and
+// why), so that every line is counted.
 //
 // Rules where the file leaves a choice (listed in the README):
 //   - Each content block of an assistant line is one entry; a block that
@@ -60,7 +63,6 @@ package claudesession
 
 import (
 	"hash/maphash"
-	"strconv"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
@@ -207,6 +209,8 @@ type line struct {
 	apiError, content, compactMeta, durationMS, model jsonraw.Value
 	inner, toolUseID                                  jsonraw.Value
 	data, parentToolUseID, attachment, params         jsonraw.Value
+	leftOut                                           jsonraw.Value // the second pass's mark of a line left out
+	compaction                                        jsonraw.Value // a subagent envelope's: the line is a compaction request's
 }
 
 func readLine(v jsonraw.Value) line {
@@ -259,6 +263,10 @@ func readLine(v jsonraw.Value) line {
 			l.parentToolUseID = m.Value
 		case "attachment":
 			l.attachment = m.Value
+		case keyLeftOut:
+			l.leftOut = m.Value
+		case "compaction":
+			l.compaction = m.Value
 		case "params":
 			l.params = m.Value
 		}
@@ -269,6 +277,10 @@ func readLine(v jsonraw.Value) line {
 // Event handles one line.
 func (a *Adapter) Event(ev adapter.Event) error {
 	l := readLine(ev.Value)
+	if why, ok := l.leftOut.Int(); ok {
+		a.w.Skip("", leftOut(why).skipReason())
+		return nil
+	}
 	switch string(l.typ.Body()) {
 	case typeUnreadable:
 		return a.unreadable(ev.Value)
@@ -288,9 +300,28 @@ func (a *Adapter) Event(ev adapter.Event) error {
 		if !l.inner.IsObject() {
 			return errNoLine
 		}
+		if l.compaction.IsTrue() {
+			return a.compactionLine(readLine(l.inner))
+		}
 		return a.line(readLine(l.inner), l.toolUseID.Str(), true)
 	}
 	return a.line(l, "", false)
+}
+
+// compactionLine reads a line of a compaction's own summary request: its
+// answer's usage counts in the totals (the session spent it), once per
+// message.id as any answer's; nothing of it is an entry, as the
+// compact_boundary line says the compaction happened.
+func (a *Adapter) compactionLine(l line) error {
+	if l.typ.Is("assistant") && l.message.IsObject() {
+		msg := claude.ParseMessage(l.message)
+		if u, ok := claude.ParseUsage(msg.Usage); ok && !msg.Model.Is("<synthetic>") {
+			a.lookup(string(claude.MessageKey(msg.ID, l.uuid))).Usage.MaxOf(u)
+			return nil
+		}
+	}
+	a.w.Skip("", SkipCompaction)
+	return nil
 }
 
 // otherLine handles the lines of a session file that are not the
@@ -555,6 +586,12 @@ const (
 	// message (hook and bash progress), and the copies in a subagent's own
 	// file: its messages are read from the file itself.
 	SkipProgress = "progress line, not read"
+	// SkipOffChain: a line of the session file that is not on the
+	// conversation the first pass found (a branch the user rewound).
+	SkipOffChain = "off the conversation's chain (rewound)"
+	// SkipCompaction: a compaction's own summary request; its answer's
+	// tokens are counted, its text is no entry.
+	SkipCompaction = "compaction request (tokens counted)"
 )
 
 // Reasons written as complete.reason.
@@ -565,16 +602,6 @@ const (
 
 // compactNotice words a compact_boundary: trigger and the tokens before.
 func compactNotice(meta jsonraw.Value) string {
-	s := "context compacted"
-	trigger := meta.Get("trigger").Str()
 	pre, hasPre := meta.Get("preTokens").Int()
-	switch {
-	case trigger != "" && hasPre:
-		s += " (" + trigger + ", " + strconv.FormatInt(pre/1000, 10) + "k tokens)"
-	case trigger != "":
-		s += " (" + trigger + ")"
-	case hasPre:
-		s += " (" + strconv.FormatInt(pre/1000, 10) + "k tokens)"
-	}
-	return s
+	return claude.CompactNotice(meta.Get("trigger").Str(), pre, hasPre)
 }

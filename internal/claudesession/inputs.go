@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -174,6 +175,12 @@ type agentFile struct {
 	included  bool
 	err       error // it could not be read: the session is converted without it
 	folder    bool  // path is the subagents folder, which could not be listed
+
+	// compaction: a compaction's own summary request (agent-acompact-…,
+	// 2.1.x), tied to no call; entries are the lines of the conversation
+	// its lines hang from.
+	compaction bool
+	entries    []uuidKey
 }
 
 // OpenSession returns the stream of one session: the conversation from its
@@ -235,7 +242,7 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 		}
 		aopt := fopt
 		aopt.ReadSize = sessionfile.ReadSize(af)
-		m.srcs = append(m.srcs, &source{closer: af, fr: frame.NewReader(af, aopt), path: a.path, agentID: a.agentID, toolID: a.toolUseID, seen: make(map[uuidKey]struct{})})
+		m.srcs = append(m.srcs, &source{closer: af, fr: frame.NewReader(af, aopt), path: a.path, agentID: a.agentID, toolID: a.toolUseID, compaction: a.compaction, seen: make(map[uuidKey]struct{})})
 	}
 	if g.model != "" || g.cwd != "" {
 		m.out = header(g.model, g.cwd)
@@ -293,6 +300,8 @@ const maxMeta = 1 << 20
 func scanAgent(path string, opt frame.Options) *agentFile {
 	stem := sessionfile.Stem(path)
 	a := &agentFile{path: path, agentID: strings.TrimPrefix(stem, "agent-"), agents: map[string]string{}}
+	a.compaction = strings.HasPrefix(a.agentID, "acompact")
+	own := make(map[uuidKey]bool)
 	if meta, err := sessionfile.ReadSmall(filepath.Join(filepath.Dir(path), stem+".meta.json"), maxMeta); err == nil {
 		var m struct {
 			ToolUseID string `json:"toolUseId"`
@@ -335,6 +344,14 @@ func scanAgent(path string, opt frame.Options) *agentFile {
 		if id := v.Get("agentId").Str(); id != "" {
 			a.agentID = id
 		}
+		if a.compaction {
+			if k, ok := keyOf(v.Get("uuid")); ok {
+				own[k] = true
+			}
+			if k, ok := keyOf(v.Get("parentUuid")); ok {
+				a.entries = append(a.entries, k)
+			}
+		}
 		agent := v.Get("toolUseResult").Get("agentId").Str()
 		for e := v.Get("message").Get("content").Elements(); e.Next(); {
 			b := e.Value
@@ -350,14 +367,25 @@ func scanAgent(path string, opt frame.Options) *agentFile {
 			}
 		}
 	}
+	a.entries = slices.DeleteFunc(a.entries, func(k uuidKey) bool { return own[k] })
 	return a
 }
 
 // tie decides which subagent files belong to the conversation: those whose
 // call is on it (a call of the session file's included lines, or of a
 // subagent file already tied: nested subagents). A file tied to no call
-// (Claude Code 2.0's warm-up agents, a rewound branch's) is left out.
+// (Claude Code 2.0's warm-up agents, a rewound branch's) is left out. A
+// compaction's file is tied to the conversation when one of the lines it
+// hangs from is in it.
 func tie(g *graph, inc bits, agents []*agentFile) {
+	for _, a := range agents {
+		for _, k := range a.entries {
+			if i, ok := g.index[k]; ok && inc.has(i) {
+				a.included = true
+				break
+			}
+		}
+	}
 	calls := make(map[string]bool)
 	for id, line := range g.tasks {
 		if inc.has(line) {

@@ -14,6 +14,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/adaptertest"
 	"github.com/ssebench/sse-dialog-convert/internal/claudesession"
+	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 )
 
 func testdata(name string) string {
@@ -269,4 +270,154 @@ func TestOpenReadsWhatTheFirstPassSaw(t *testing.T) {
 	require.NoError(t, r.Close())
 	assert.NotContains(t, string(b), "LATE LINE")
 	assert.Equal(t, string(read(t, testdata("interactive-turns.out.jsonl"))), string(adaptertest.Convert(t, claudesession.Format(), bytes.NewReader(b))))
+}
+
+// TestCompactionWithLogicalParentNotInFile: Claude Code 2.1.39 wrote a
+// compact_boundary whose logicalParentUuid names no line of the file (the
+// line before it in the file is the compacted conversation's last). The
+// conversation before the compaction is this session's and stays in the
+// dialog, with the subagent its Task call started; before, the walk from
+// the leaf stopped at the boundary and everything before it was dropped,
+// counted nowhere.
+func TestCompactionWithLogicalParentNotInFile(t *testing.T) {
+	const (
+		u1, a1, r1, a2 = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003", "00000000-0000-4000-8000-000000000004"
+		boundary, sum  = "00000000-0000-4000-8000-000000000005", "00000000-0000-4000-8000-000000000006"
+		u2, a3         = "00000000-0000-4000-8000-000000000007", "00000000-0000-4000-8000-000000000008"
+		nowhere        = "00000000-0000-4000-8000-0000000000ff"
+	)
+	lines := []string{
+		userLine(u1, "", "2026-02-12T19:00:00.000Z", `"count the parsers"`),
+		assistantLine(a1, u1, "2026-02-12T19:00:01.000Z", "msg_1", `"tool_use"`, `[{"type":"tool_use","id":"toolu_task","name":"Task","input":{"description":"count","prompt":"count the parsers","subagent_type":"Explore"}}]`),
+		`{"parentUuid":"` + a1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_task","content":[{"type":"text","text":"three parsers"}]}]},"toolUseResult":{"status":"completed","agentId":"a1b2c3d","content":[{"type":"text","text":"three parsers"}]},"uuid":"` + r1 + `","timestamp":"2026-02-12T19:00:05.000Z"}`,
+		assistantLine(a2, r1, "2026-02-12T19:00:06.000Z", "msg_2", `"end_turn"`, `[{"type":"text","text":"BEFORE COMPACTION: there are three"}]`),
+		`{"parentUuid":null,"logicalParentUuid":"` + nowhere + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"timestamp":"2026-02-12T19:30:00.000Z","uuid":"` + boundary + `","level":"info","compactMetadata":{"trigger":"auto","preTokens":170000}}`,
+		`{"parentUuid":"` + boundary + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context."},"isVisibleInTranscriptOnly":true,"isCompactSummary":true,"uuid":"` + sum + `","timestamp":"2026-02-12T19:30:00.001Z"}`,
+		userLine(u2, sum, "2026-02-12T19:31:00.000Z", `"and the writers?"`),
+		assistantLine(a3, u2, "2026-02-12T19:31:01.000Z", "msg_3", `"end_turn"`, `[{"type":"text","text":"AFTER COMPACTION: two writers"}]`),
+	}
+	agent := []string{
+		`{"parentUuid":null,"isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"user","message":{"role":"user","content":"count the parsers"},"uuid":"00000000-0000-4000-8000-0000000000a1","timestamp":"2026-02-12T19:00:02.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000a1","isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"assistant","message":{"id":"msg_sub","model":"claude-haiku-9","role":"assistant","type":"message","stop_reason":"end_turn","content":[{"type":"text","text":"SUBAGENT: three parsers"}],"usage":{"input_tokens":50,"output_tokens":5}},"uuid":"00000000-0000-4000-8000-0000000000a2","timestamp":"2026-02-12T19:00:04.000Z"}`,
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	adaptertest.Put(t, path, []byte(strings.Join(lines, "\n")+"\n"))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-a1b2c3d.jsonl"), []byte(strings.Join(agent, "\n")+"\n"))
+	got := string(convert(t, only(t, path)))
+	assert.Contains(t, got, `"type":"prompt","content":"count the parsers"`)
+	assert.Contains(t, got, "BEFORE COMPACTION: there are three")
+	assert.Contains(t, got, `"status":"success","result":"three parsers"`)
+	assert.Contains(t, got, `"parent_tool_id":"toolu_task"`, "the subagent's file is tied to its call")
+	assert.Contains(t, got, "SUBAGENT: three parsers")
+	assert.Contains(t, got, "context compacted (auto, 170k tokens)")
+	assert.Contains(t, got, "AFTER COMPACTION: two writers")
+	assert.Contains(t, got, `"turns":3`)
+	assert.Contains(t, got, `"total_tokens":{"in":350,"out":35}`, "three main-thread messages and the subagent's")
+}
+
+// TestEveryLineCountedFromDisk: read from disk, every line of the session
+// file and of its subagent's file is counted, converted or skipped under
+// a named reason, as when the same file is read as a stream: snapshots,
+// queue operations, hook progress, the progress copies of a subagent whose
+// own file is read, a rewound branch. Before, the second pass left them
+// out before the adapter saw them, and --stats counted 7 of the 15
+// records.
+func TestEveryLineCountedFromDisk(t *testing.T) {
+	const (
+		u1, a1, r1, a2 = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003", "00000000-0000-4000-8000-000000000004"
+		old, oldA      = "00000000-0000-4000-8000-000000000005", "00000000-0000-4000-8000-000000000006"
+		hook, copyOf   = "00000000-0000-4000-8000-000000000007", "00000000-0000-4000-8000-000000000008"
+	)
+	lines := []string{
+		`{"type":"queue-operation","operation":"enqueue","timestamp":"2026-02-12T19:00:00.000Z","sessionId":"s1","content":"count the parsers"}`,
+		`{"type":"file-history-snapshot","messageId":"` + u1 + `","snapshot":{"messageId":"` + u1 + `","trackedFileBackups":{},"timestamp":"2026-02-12T19:00:00.000Z"},"isSnapshotUpdate":false}`,
+		userLine(u1, "", "2026-02-12T19:00:00.000Z", `"count the parsers"`),
+		`{"parentUuid":"` + u1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"progress","data":{"type":"hook_progress","hookEvent":"PreToolUse","hookName":"PreToolUse:Task","command":"true"},"parentToolUseID":"toolu_task","toolUseID":"toolu_task","uuid":"` + hook + `","timestamp":"2026-02-12T19:00:01.000Z"}`,
+		assistantLine(a1, u1, "2026-02-12T19:00:01.000Z", "msg_1", `"tool_use"`, `[{"type":"tool_use","id":"toolu_task","name":"Task","input":{"description":"count","prompt":"count the parsers","subagent_type":"Explore"}}]`),
+		`{"parentUuid":"` + a1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"progress","data":{"type":"agent_progress","agentId":"a1b2c3d","message":{"type":"assistant","uuid":"00000000-0000-4000-8000-0000000000a2","timestamp":"2026-02-12T19:00:04.000Z","message":{"id":"msg_sub","model":"claude-haiku-9","role":"assistant","type":"message","stop_reason":"end_turn","content":[{"type":"text","text":"SUBAGENT: three parsers"}],"usage":{"input_tokens":50,"output_tokens":5}}}},"parentToolUseID":"toolu_task","toolUseID":"agent_msg_1","uuid":"` + copyOf + `","timestamp":"2026-02-12T19:00:04.000Z"}`,
+		`{"parentUuid":"` + a1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_task","content":[{"type":"text","text":"three parsers"}]}]},"toolUseResult":{"status":"completed","agentId":"a1b2c3d","content":[{"type":"text","text":"three parsers"}]},"uuid":"` + r1 + `","timestamp":"2026-02-12T19:00:05.000Z"}`,
+		// an answer the user rewound, and the one that stayed
+		assistantLine(old, r1, "2026-02-12T19:00:06.000Z", "msg_old", `"end_turn"`, `[{"type":"text","text":"OLD BRANCH: three"}]`),
+		userLine(oldA, old, "2026-02-12T19:00:07.000Z", `"OLD BRANCH: and the writers?"`),
+		assistantLine(a2, r1, "2026-02-12T19:01:00.000Z", "msg_2", `"end_turn"`, `[{"type":"text","text":"there are three"}]`),
+		`{"type":"last-prompt","lastPrompt":"count the parsers","leafUuid":"` + a2 + `","sessionId":"s1"}`,
+	}
+	agent := []string{
+		`{"parentUuid":null,"isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"user","message":{"role":"user","content":"count the parsers"},"uuid":"00000000-0000-4000-8000-0000000000a1","timestamp":"2026-02-12T19:00:02.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000a1","isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"progress","data":{"type":"bash_progress","output":"","elapsedTimeSeconds":1},"uuid":"00000000-0000-4000-8000-0000000000a3","timestamp":"2026-02-12T19:00:03.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000a1","isSidechain":true,"sessionId":"s1","agentId":"a1b2c3d","cwd":"/w","type":"assistant","message":{"id":"msg_sub","model":"claude-haiku-9","role":"assistant","type":"message","stop_reason":"end_turn","content":[{"type":"text","text":"SUBAGENT: three parsers"}],"usage":{"input_tokens":50,"output_tokens":5}},"uuid":"00000000-0000-4000-8000-0000000000a2","timestamp":"2026-02-12T19:00:04.000Z"}`,
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	adaptertest.Put(t, path, []byte(strings.Join(lines, "\n")+"\n"))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-a1b2c3d.jsonl"), []byte(strings.Join(agent, "\n")+"\n"))
+
+	r, err := claudesession.OpenSession(path)
+	require.NoError(t, err)
+	defer r.Close()
+	var out, errs bytes.Buffer
+	c := dispatch.New(&out, adaptertest.Options(), dispatch.Options{Formats: []adapter.Format{claudesession.Format()}, Forced: true, Stderr: &errs, CountKinds: true})
+	require.NoError(t, c.Feed(r, path))
+	require.NoError(t, c.Close(nil))
+	got := out.String()
+	assert.Equal(t, 1, strings.Count(got, "SUBAGENT: three parsers"), "the subagent's answer once")
+	assert.NotContains(t, got, "OLD BRANCH")
+
+	acc := c.Accounting()
+	assert.Equal(t, 1+len(lines)+len(agent), acc.Read, "the stream's header, then every line of both files")
+	assert.Equal(t, acc.Read, acc.Converted+acc.Skipped)
+	const metadata = "not shown: metadata" // the reasons --stats prints (docs/usage.md)
+	for _, want := range []dispatch.Skip{
+		{Kind: "queue-operation", Reason: metadata},
+		{Kind: "file-history-snapshot", Reason: metadata},
+		{Kind: "last-prompt", Reason: metadata},
+		{Kind: "progress", Reason: claudesession.SkipProgress},
+		{Kind: "progress", Reason: "duplicate"},
+		{Kind: "assistant", Reason: claudesession.SkipOffChain},
+		{Kind: "user", Reason: claudesession.SkipOffChain},
+	} {
+		assert.Positive(t, acc.Reasons[want], "%+v in %v", want, acc.Reasons)
+	}
+}
+
+// TestCompactionRequestTokens: Claude Code 2.1.x writes a compaction's own
+// summary request to subagents/agent-acompact-<id>.jsonl (its lines
+// sidechain, its first lines children of the conversation's last lines).
+// Its usage is spent by the session and counts in the totals, as a
+// subagent's does; its text is no entry (the compact_boundary says the
+// compaction happened). A compaction file hanging off no line of the
+// conversation (a rewound branch's) is left out, as a subagent's is.
+// Before, every such file was left out: about 170k input tokens per
+// compaction were missing from the totals of real 2.1.39 sessions.
+func TestCompactionRequestTokens(t *testing.T) {
+	const (
+		u1, a1   = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"
+		boundary = "00000000-0000-4000-8000-000000000003"
+		u2, a2   = "00000000-0000-4000-8000-000000000004", "00000000-0000-4000-8000-000000000005"
+	)
+	lines := []string{
+		userLine(u1, "", "2026-02-12T19:00:00.000Z", `"list the parsers"`),
+		assistantLine(a1, u1, "2026-02-12T19:00:01.000Z", "msg_1", `"end_turn"`, `[{"type":"text","text":"three of them"}]`),
+		`{"parentUuid":null,"logicalParentUuid":"` + a1 + `","isSidechain":false,"sessionId":"s1","cwd":"/w","type":"system","subtype":"compact_boundary","content":"Conversation compacted","timestamp":"2026-02-12T19:30:00.000Z","uuid":"` + boundary + `","compactMetadata":{"trigger":"auto","preTokens":170000}}`,
+		userLine(u2, boundary, "2026-02-12T19:31:00.000Z", `"and the writers?"`),
+		assistantLine(a2, u2, "2026-02-12T19:31:01.000Z", "msg_2", `"end_turn"`, `[{"type":"text","text":"two writers"}]`),
+	}
+	compaction := func(agent, parent string) string {
+		return `{"parentUuid":"` + parent + `","isSidechain":true,"sessionId":"s1","agentId":"` + agent + `","cwd":"/w","type":"user","message":{"role":"user","content":"Summarize the conversation so far."},"uuid":"00000000-0000-4000-8000-0000000001` + agent[len(agent)-2:] + `","timestamp":"2026-02-12T19:29:00.000Z"}` + "\n" +
+			`{"parentUuid":"00000000-0000-4000-8000-0000000001` + agent[len(agent)-2:] + `","isSidechain":true,"sessionId":"s1","agentId":"` + agent + `","cwd":"/w","type":"assistant","message":{"id":"msg_sum_` + agent + `","model":"claude-x","role":"assistant","type":"message","stop_reason":null,"content":[{"type":"text","text":"SUMMARY OF ` + agent + `"}],"usage":{"input_tokens":3,"cache_read_input_tokens":160000,"cache_creation_input_tokens":9000,"output_tokens":7}},"uuid":"00000000-0000-4000-8000-0000000002` + agent[len(agent)-2:] + `","timestamp":"2026-02-12T19:29:50.000Z"}` + "\n"
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	adaptertest.Put(t, path, []byte(strings.Join(lines, "\n")+"\n"))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-acompact-0a1b2c.jsonl"), []byte(compaction("acompact-0a1b2c", a1)))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-acompact-0d0e0f.jsonl"), []byte(compaction("acompact-0d0e0f", "00000000-0000-4000-8000-0000000000ee")))
+	got := string(convert(t, only(t, path)))
+	assert.NotContains(t, got, "SUMMARY OF", "the summary is no entry")
+	assert.NotContains(t, got, "Summarize the conversation")
+	assert.Contains(t, got, "context compacted (auto, 170k tokens)")
+	assert.Contains(t, got, `"turns":2`, "the compaction's request is no turn")
+	// msg_1 and msg_2: 100 in and 10 out each; the tied compaction file:
+	// 3 + 160000 + 9000 in, 7 out; the other file is not counted.
+	assert.Contains(t, got, `"total_tokens":{"in":169203,"out":27,"cache_read":160000,"cache_write":9000}`)
 }

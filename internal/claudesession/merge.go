@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ssebench/sse-dialog-convert/internal/adapter"
+	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
 )
@@ -28,15 +30,18 @@ type source struct {
 	tail   []byte // lines of this package's own written after the file's (subagent files that could not be read)
 
 	// the session file
-	index    map[uuidKey]int32
-	inc      bits
-	emitted  bits
-	isMain   bool
-	agentID  string
-	toolID   string
-	seen     map[uuidKey]struct{} // a subagent file's uuids, for dedupe
-	filed    map[string]bool      // the session file: calls whose subagent's file is a source
-	lastTime time.Time
+	index   map[uuidKey]int32
+	inc     bits
+	emitted bits
+	isMain  bool
+	agentID string
+	toolID  string
+	// compaction: the file of a compaction's own request, whose lines
+	// count for their tokens only
+	compaction bool
+	seen       map[uuidKey]struct{} // a subagent file's uuids, for dedupe
+	filed      map[string]bool      // the session file: calls whose subagent's file is a source
+	lastTime   time.Time
 
 	// the next record to write, borrowed from fr
 	ready bool
@@ -90,8 +95,14 @@ func (s *source) advance() error {
 			}
 			data = rec.Data
 		}
-		if !s.keep(v) {
-			continue
+		keep, why := s.keep(v)
+		if !keep {
+			// Counted by the adapter, as when the file is read as a
+			// stream; at the zero time, so that it is written at once and
+			// the lines that are kept come in the order they did.
+			s.buf = appendLeftOut(s.buf[:0], v, why)
+			s.ready, s.data, s.wrap, s.at = true, s.buf, false, time.Time{}
+			return nil
 		}
 		if t, ok := adapter.Time(v.Get("timestamp")); ok {
 			s.lastTime = t
@@ -105,8 +116,8 @@ func (s *source) advance() error {
 // conversation (user, assistant, system) the first pass included, once;
 // and from the session file, off the conversation's chain, the lines
 // naming the model and the agent_progress copies of subagents whose own
-// file is not a source.
-func (s *source) keep(v jsonraw.Value) bool {
+// file is not a source. A line left out comes with why.
+func (s *source) keep(v jsonraw.Value) (bool, leftOut) {
 	offChain := false
 	switch string(v.Get("type").Body()) {
 	case "user", "assistant", "system":
@@ -115,38 +126,91 @@ func (s *source) keep(v jsonraw.Value) bool {
 		// answer. Attachments come before the first prompt, off the
 		// conversation's parentUuid chain (the prompt is a root).
 		if !s.isMain || v.Get("type").Is("attachment") && !v.Get("attachment").Get("type").Is("model") {
-			return false
+			return false, leftMetadata
 		}
 		offChain = true
 	case "progress":
 		// A subagent's message copied into the session file (2.1.x):
 		// the only record of it when its own file is not in the stream.
-		if !s.isMain || !v.Get("data").Get("type").Is("agent_progress") || s.filed[v.Get("parentToolUseID").Str()] {
-			return false
+		if !s.isMain || !v.Get("data").Get("type").Is("agent_progress") {
+			return false, leftProgress
+		}
+		if s.filed[v.Get("parentToolUseID").Str()] {
+			return false, leftDuplicate
 		}
 		// Not on the conversation's parentUuid chain (progress lines
 		// branch off it): the adapter keeps those whose call it has seen.
 		offChain = true
 	default:
-		return false // metadata, snapshots, summaries, other progress
+		return false, leftMetadata // metadata, snapshots, summaries
 	}
 	k, ok := keyOf(v.Get("uuid"))
 	if !ok {
-		return true
+		return true, 0
 	}
 	if s.isMain {
 		i, known := s.index[k]
-		if !known || !s.inc.has(i) && !offChain || s.emitted.has(i) {
-			return false
+		switch {
+		case !known || !s.inc.has(i) && !offChain:
+			return false, leftOffChain
+		case s.emitted.has(i):
+			return false, leftDuplicate
 		}
 		s.emitted.set(i)
-		return true
+		return true, 0
 	}
 	if _, dup := s.seen[k]; dup {
-		return false
+		return false, leftDuplicate
 	}
 	s.seen[k] = struct{}{}
-	return true
+	return true, 0
+}
+
+// leftOut says why the second pass left a line out; the adapter counts
+// it under the reason of the same name.
+type leftOut uint8
+
+const (
+	leftMetadata  leftOut = iota + 1 // dialog.SkipNoContent
+	leftProgress                     // SkipProgress
+	leftDuplicate                    // dialog.SkipDuplicate: a copy of a line the stream holds
+	leftOffChain                     // SkipOffChain
+)
+
+// keyLeftOut marks a line the second pass left out: the stream holds, in
+// its place, its type and subtype (its kind in --stats) and why.
+const keyLeftOut = "claude-session-left-out"
+
+func appendLeftOut(b []byte, v jsonraw.Value, why leftOut) []byte {
+	b = append(b, `{"type":`...)
+	typ := v.Get("type")
+	if !typ.IsString() {
+		b = append(b, `null`...)
+	} else if b = append(b, typ.Bytes()...); typ.Is("system") {
+		// The one type Claude Code gives a subtype (its kind is both).
+		if sub := v.Get("subtype"); sub.IsString() {
+			b = append(b, `,"subtype":`...)
+			b = append(b, sub.Bytes()...)
+		}
+	}
+	b = append(b, `,"`+keyLeftOut+`":`...)
+	b = strconv.AppendUint(b, uint64(why), 10)
+	return append(b, '}')
+}
+
+// skipReason is the adapter's reason for a line left out.
+func (why leftOut) skipReason() string {
+	switch why {
+	case leftMetadata:
+		return dialog.SkipNoContent
+	case leftProgress:
+		return SkipProgress
+	case leftDuplicate:
+		return dialog.SkipDuplicate
+	case leftOffChain:
+		return SkipOffChain
+	}
+	return dialog.SkipUnknown
 }
 
 // merged is the stream: a header line, then the sources' records by time.
@@ -212,6 +276,9 @@ func (m *merged) next() error {
 		m.out = jsonraw.AppendQuoted(m.out, s.agentID)
 		m.out = append(m.out, `,"toolUseId":`...)
 		m.out = jsonraw.AppendQuoted(m.out, s.toolID)
+		if s.compaction {
+			m.out = append(m.out, `,"compaction":true`...)
+		}
 		m.out = append(m.out, `,"line":`...)
 		m.out = append(m.out, s.data...)
 		m.out = append(m.out, '}', '\n')

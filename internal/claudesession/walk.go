@@ -19,6 +19,7 @@ const (
 	kindAssistant              // assistant (msg holds its message.id's hash)
 	kindToolResult             // a user line holding only tool results
 	kindSidechain              // isSidechain
+	kindCompaction             // a compaction's root: its parent is its logicalParentUuid
 )
 
 type graph struct {
@@ -142,15 +143,20 @@ func (g *graph) add(v jsonraw.Value) {
 	i := int32(len(g.kind))
 	g.index[k] = i
 	pk, hasParent := keyOf(parent)
+	compaction := false
 	if !hasParent {
 		// A compaction starts a new root that names the line before it.
 		pk, hasParent = keyOf(logical)
+		compaction = hasParent
 	}
 	g.parentK = append(g.parentK, pk)
 	var kind uint8
 	var msg uint64
 	if sidechain.IsTrue() {
 		kind |= kindSidechain
+	}
+	if compaction {
+		kind |= kindCompaction
 	}
 	switch string(typ.Body()) {
 	case "assistant":
@@ -205,18 +211,23 @@ func (g *graph) add(v jsonraw.Value) {
 // on), and a root there would drop the whole conversation before it. The
 // line takes the line before it of its own thread as its parent: the
 // latest sidechain line for a sidechain's, else the main chain's latest.
-// Whole files, with no hole, are resolved as they always were.
+// Whole files, with no hole, are resolved as they always were. A
+// compaction's root whose logicalParentUuid is no line of the file (Claude
+// Code 2.1.39 writes such) is linked the same way: what the file holds
+// before it is the conversation it compacted, and a root there would drop
+// it.
 func (g *graph) resolve() {
 	lastMain, lastSide := int32(noParent), int32(noParent)
 	for i := range int32(len(g.parent)) {
 		side := g.kind[i]&kindSidechain != 0
 		if g.parent[i] != noParent {
 			p, ok := g.index[g.parentK[i]]
+			linked := g.holed && i >= g.firstHole || g.kind[i]&kindCompaction != 0
 			switch {
 			case ok:
-			case g.holed && i >= g.firstHole && side:
+			case linked && side:
 				p = lastSide
-			case g.holed && i >= g.firstHole:
+			case linked:
 				p = lastMain
 			default:
 				p = noParent
