@@ -346,10 +346,11 @@ func TestSidechainsBeforeTheirCall(t *testing.T) {
 	assert.Equal(t, []string{"prompt:Fix the race@", "message:I'm ready to help!@", "running:toolu_T", "message:Searching the code.@toolu_T", "success:toolu_T"}, seq)
 }
 
-// TestTrialCountsItsStream: a trial's files are read whole when it is
-// opened; the stream built of them counts what is read of it (for the
-// file budget's pace), of its whole size, known before it is read.
-func TestTrialCountsItsStream(t *testing.T) {
+// TestTrialStreamHasNoProgress: a trial's stream holds each trajectory as
+// one line, read whole before any of its steps is converted: it gives the
+// file budget's pace no progress (adapter.ReadCounter), which would be
+// near 1 from the first step on.
+func TestTrialStreamHasNoProgress(t *testing.T) {
 	trial := makeTrial(t, filepath.Join(t.TempDir(), "t1"), `{"verifier_result": {"rewards": {"reward": 1}}}`)
 	inputs, ok, err := Inputs(trial)
 	require.NoError(t, err)
@@ -357,14 +358,6 @@ func TestTrialCountsItsStream(t *testing.T) {
 	r, err := inputs[0].Open()
 	require.NoError(t, err)
 	defer r.Close()
-	rc, ok := r.(adapter.ReadCounter)
-	require.True(t, ok, "%T is no adapter.ReadCounter", r)
-	read, size, _ := rc.ReadCount()
-	assert.Zero(t, read)
-	b, err := io.ReadAll(r)
-	require.NoError(t, err)
-	assert.Equal(t, int64(len(b)), size)
-	read, _, ahead := rc.ReadCount()
-	assert.Equal(t, size, read)
-	assert.Zero(t, ahead, "nothing is held besides the stream")
+	_, ok = r.(adapter.ReadCounter)
+	assert.False(t, ok, "%T is an adapter.ReadCounter", r)
 }

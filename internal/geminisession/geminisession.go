@@ -877,40 +877,73 @@ func (a *Adapter) media(p jsonraw.Value) {
 
 // responses ends open calls from the function responses of a user
 // message (the results as sent back to the model), for calls whose own
-// record gave none.
+// record gave none. The media a tool sent the model are its result's: in
+// its response's parts (Gemini 3), or the parts after its response, up to
+// the next one (Gemini 2).
 func (a *Adapter) responses(content jsonraw.Value) {
 	if !content.IsArray() {
 		return
 	}
+	var r response // the call whose response is read: its text in a.out, its media in a.images
 	for e := content.Elements(); e.Next(); {
 		fr := e.Value.Get("functionResponse")
 		if !fr.IsObject() {
+			if r.id != "" {
+				a.media(e.Value)
+			}
 			continue
 		}
+		a.endResponse(r)
+		r = response{}
 		id := fr.Get("id").Str()
 		if _, ok := a.open[id]; !ok {
 			continue
 		}
-		r := fr.Get("response")
-		isErr := r.Get("error").Exists() && !r.Get("error").IsNull()
+		res := fr.Get("response")
+		r = response{id: id, isErr: res.Get("error").Exists() && !res.Get("error").IsNull()}
 		a.out.Reset()
-		v := r.Get("output")
-		if isErr {
-			v = r.Get("error")
+		a.images = a.images[:0]
+		v := res.Get("output")
+		if r.isErr {
+			v = res.Get("error")
 		}
 		if v.IsString() {
 			a.out.Lit(v.Lit())
 		} else if v.Exists() {
 			a.out.Text(string(v.Bytes()))
 		}
-		out := dialog.Lit(a.out.Literal())
-		if v.IsString() && !isErr && a.open[id].name == gemini.ShellTool {
-			if code, ok := gemini.ShellExitCode(v.Body()); ok && code != 0 {
-				isErr, out = true, a.exitCodeText(code, out)
-			}
+		if v.IsString() && !r.isErr && a.open[id].name == gemini.ShellTool {
+			r.exitCode, r.failed = gemini.ShellExitCode(v.Body())
+			r.failed = r.failed && r.exitCode != 0
 		}
-		a.end(id, out, isErr, nil)
+		for q := fr.Get("parts").Elements(); q.Next(); {
+			a.media(q.Value)
+		}
 	}
+	a.endResponse(r)
+}
+
+// response is a call's function response being read (responses): the
+// call's id ("" none), and whether it failed, by its error or by the exit
+// code its shell output states.
+type response struct {
+	id       string
+	isErr    bool
+	failed   bool
+	exitCode int64
+}
+
+// endResponse writes the result of the call whose response was read, its
+// text in a.out and its media in a.images.
+func (a *Adapter) endResponse(r response) {
+	if r.id == "" {
+		return
+	}
+	out := dialog.Lit(a.out.Literal())
+	if r.failed {
+		r.isErr, out = true, a.exitCodeText(r.exitCode, out)
+	}
+	a.end(r.id, out, r.isErr, a.images)
 }
 
 // end writes a call's result.

@@ -279,3 +279,35 @@ func TestPromptImages(t *testing.T) {
 	)
 	assert.Len(t, d.Of("prompt"), 1, "only the user's own prompt")
 }
+
+// A call whose own record gives no result ends with the function response
+// of the user message that sent it back to the model: the media beside
+// that response (Gemini 2) or in its parts (Gemini 3) are the result's
+// there too, not lost with the user message, which is no prompt.
+func TestResponseImages(t *testing.T) {
+	const png = "iVBORw0KGgoAAAANSUhEUg=="
+	running := func(id string) string {
+		return `{"id":"g` + id + `","timestamp":"2026-03-01T10:00:02.000Z","type":"gemini","content":"","model":"gemini-2.5-pro","toolCalls":[{"id":"` + id + `","name":"read_file","args":{"file_path":"shot.png"},"status":"executing"}]}`
+	}
+	response := func(id, parts string) string {
+		return `{"functionResponse":{"id":"` + id + `","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}` + parts + `}}`
+	}
+	inline := `{"inlineData":{"mimeType":"image/png","data":"` + png + `"}}`
+	d := chat(t, header, ask,
+		running("c1"),
+		`{"id":"u2","timestamp":"2026-03-01T10:00:03.000Z","type":"user","content":[`+response("c1", "")+`,`+inline+`]}`,
+		running("c2"),
+		`{"id":"u3","timestamp":"2026-03-01T10:00:04.000Z","type":"user","content":[`+response("c2", `,"parts":[`+inline+`]`)+`]}`,
+		running("c3"),
+		running("c4"),
+		`{"id":"u4","timestamp":"2026-03-01T10:00:05.000Z","type":"user","content":[`+response("c3", "")+`,`+inline+`,`+response("c4", "")+`]}`,
+	)
+	img := "![image/png 16 bytes](data:image/png;base64," + png + ")"
+	res := d.Results()
+	require.Len(t, res, 4)
+	assert.Equal(t, "Binary content provided (1 item(s)).\n\n"+img, res[0].Str("result"), "a sibling part (Gemini 2)")
+	assert.Equal(t, "Binary content provided (1 item(s)).\n\n"+img, res[1].Str("result"), "the functionResponse's parts (Gemini 3)")
+	assert.Equal(t, "Binary content provided (1 item(s)).\n\n"+img, res[2].Str("result"), "the part after a response is that response's")
+	assert.Equal(t, "Binary content provided (1 item(s)).", res[3].Str("result"))
+	assert.Len(t, d.Of("prompt"), 1, "only the user's own prompt")
+}

@@ -109,7 +109,7 @@ func OpenCounted(path string, c *Counter) (io.ReadCloser, error) {
 // bytes read from them as stored (before decompression), the sum of their
 // sizes, and how much of that their readers may hold ahead. It is the
 // stream's adapter.ReadCounter. Its counts may be read from any goroutine;
-// files are counted (OpenCounted, RewindCounted, Expect, Reader) by the
+// files are counted (OpenCounted, RewindCounted, Expect) by the
 // stream's reader alone, one at a time.
 type Counter struct {
 	read, size, ahead atomic.Int64
@@ -165,15 +165,7 @@ type counted struct {
 
 func (r counted) ReadCount() (read, size, ahead int64) { return r.c.ReadCount() }
 
-// Reader counts the reads of r, a stream of size bytes built in memory
-// from files read whole when it was opened (an ATIF trajectory's): what
-// is read of it is what is converted, not the files.
-func (c *Counter) Reader(r io.Reader, size int64) io.Reader {
-	c.size.Add(size)
-	return countedReader{r, c}
-}
-
-// countedReader is a file, or a stream in memory, whose reads are counted.
+// countedReader is a file whose reads are counted.
 type countedReader struct {
 	r io.Reader
 	c *Counter

@@ -242,17 +242,6 @@ func TestCounterOfMergedFiles(t *testing.T) {
 	assert.Equal(t, ahead, ahead2)
 }
 
-// A stream built in memory counts its own bytes.
-func TestCounterReader(t *testing.T) {
-	c := new(Counter)
-	r := c.Reader(bytes.NewReader(counterLines), int64(len(counterLines)))
-	buf := make([]byte, 1000)
-	_, err := io.ReadFull(r, buf)
-	require.NoError(t, err)
-	read, size, ahead := c.ReadCount()
-	assert.Equal(t, []int64{1000, int64(len(counterLines)), 0}, []int64{read, size, ahead})
-}
-
 func fileSize(t *testing.T, path string) int64 {
 	t.Helper()
 	st, err := os.Stat(path)
