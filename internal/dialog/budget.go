@@ -36,18 +36,21 @@ import (
 //     of 160,000 tool entries (an 80,000-call stream) fit in 30 MiB.
 //   - The projection, when the input's size is known (Options.Progress: a
 //     saved file, read fraction p): the rest of the input is projected to
-//     need its n·(1−p)/p entries at the average size so far (fixed parts
-//     and text at the rates seen so far), and what is left beyond that,
-//     the spare, may go to any entry: its pace and its share of text are
-//     at least the spare. The text pool and the shares above bind only
-//     when the projection leaves nothing spare. A saved input whose
-//     dialog fits is then written whole, and one that does not is cut as
-//     a stream is, once its projection passes what is left. The margin is
-//     the progress's own: p counts what readers may hold ahead as unread
+//     ask for (1−p)/p times what the entries asked for so far (fixed parts
+//     and text, whether written or cut: the rates seen so far), and the
+//     full file's floor is kept besides; what is left beyond that, the
+//     spare, may go to any entry: its pace and its share of text are at
+//     least the spare. The text pool and the shares above bind only when
+//     the projection leaves nothing spare. A saved input whose dialog fits
+//     is then written whole; one that does not is cut as a stream is until
+//     what is left covers what its rest asks for. The rate is what was
+//     asked, not what was written, so that its own cuts never make an
+//     input that does not fit look as if it did. The margin is the
+//     progress's own: p counts what readers may hold ahead as unread
 //     (convert's countInputs), so the projection runs over the rest by
 //     about that buffer's share of what was read: much while little is
 //     read, nothing at the end. (A saved stream file's buffer counts as
-//     read: its first buffer's entries may take more than a stream's.)
+//     read: the entries of its first buffer may take more than a stream's.)
 //   - Past that, the file is full: when less than fullFloor is left, or
 //     the entries (with the closes of the open calls) would pass
 //     MaxEntries, no new entry is written. Calls already started still end,
@@ -91,7 +94,8 @@ type budget struct {
 	text    int64 // bytes of cuttable text written, within its allowances
 	reserve int64 // bytes kept to close the open tool calls
 	// unkept is about how many bytes the budget cut or left out: the
-	// entries asked for written+unkept (the projection's rate).
+	// entries asked for written+unkept (the projection's rate). A cut
+	// string counts as held, up to --max-text.
 	unkept  int64
 	entries int // entries written
 	// progress is the fraction of the input read, 0..1 (Options.Progress);
@@ -128,10 +132,9 @@ func (b *budget) pace(n int) int64 {
 // left is what the file has left before the reserves.
 func (b *budget) left() int64 { return b.max - completeReserve - b.reserve - b.written }
 
-// spare is what is left beyond what the rest of the input is projected to
-// need: its entries, entries·(1−p)/p, at the average size so far,
-// written/entries; 0 when p says nothing yet. p = 1 projects nothing
-// more: the progress keeps p below 1 while a read-ahead buffer may still
+// spare is what is left beyond the file's floor and what the rest of the
+// input is projected to ask for, (1−p)/p times what the entries asked for
+// so far; 0 when p says nothing yet. p = 1 projects nothing more: the progress keeps p below 1 while a read-ahead buffer may still
 // hold entries (convert counts it as unread), and the room still bounds
 // each entry.
 func (b *budget) spare(left int64) int64 {
@@ -249,7 +252,7 @@ func (c *cutter) appendText(dst []byte, t Text) []byte {
 	dst = t.appendTo(dst, c.maxText, int(min(keep, math.MaxInt32)))
 	n := len(dst) - start
 	c.spent(n, room)
-	if n <= int(keep) {
+	if int64(n) <= keep {
 		return dst // not cut for the budget
 	}
 	// About what the budget cut: the text as held, up to --max-text.
