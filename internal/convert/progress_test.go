@@ -69,6 +69,47 @@ func TestJobPacesASavedFileByItsProgress(t *testing.T) {
 	assert.Equal(t, strings.Count(streamed, "\n"), strings.Count(saved, "\n")+1, "every entry in both, and the stream's note of what the budget cut")
 }
 
+// claudeReads is a Claude stream-json run of calls Read calls, each with
+// a result of 3,000 bytes: a dialog mostly of text.
+func claudeReads(calls int) []byte {
+	result := strings.Repeat(`src/parse.go:120: func parseLine(b []byte) error\n`, 60)[:3000]
+	var b bytes.Buffer
+	for i := range calls {
+		fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"msg_%d","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"tool_use","id":"toolu_%06d","name":"Read","input":{"file_path":"/work/src/parse_%d.go"}}]},"session_id":"s"}`+"\n", i, i, i)
+		fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_%06d","content":"%s"}]},"session_id":"s"}`+"\n", i, result)
+	}
+	return b.Bytes()
+}
+
+// A saved file whose dialog fits its budget but whose text is more than
+// the half of it a stream's text may take (450 results of 3,000 bytes in
+// 2 MiB) is written whole: as with no budget at all. The same bytes as a
+// stream are cut. Under a budget it does not fit (1 MiB), every call is
+// there, ended, and the dialog under the budget.
+func TestJobLeavesATextHeavySavedFileWhole(t *testing.T) {
+	const calls = 450
+	data := claudeReads(calls)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+
+	uncut := convertInput(t, inputs.FileInput(path), -1)
+	require.Less(t, len(uncut), 2<<20)
+	require.Greater(t, strings.Count(uncut, "src/parse.go:120")*50, 1<<20, "the results' text alone is more than half the budget")
+	saved := convertInput(t, inputs.FileInput(path), 2<<20)
+	streamed := convertInput(t, inputs.ReaderInput(bytes.NewReader(data), "run.jsonl"), 2<<20)
+	// Counted, not searched: a failure then says how many, not the dialog.
+	assert.Zero(t, strings.Count(saved, "cut for the file budget"))
+	assert.True(t, saved == uncut, "the saved file's dialog is the one written with no budget")
+	assert.Positive(t, strings.Count(streamed, "cut for the file budget"), "a stream's text is held to half the budget")
+
+	const small = 1 << 20
+	cut := convertInput(t, inputs.FileInput(path), small)
+	assert.LessOrEqual(t, len(cut), small)
+	assert.Positive(t, strings.Count(cut, "cut for the file budget"))
+	assert.Equal(t, calls, strings.Count(cut, `"status":"running"`), "every call")
+	assert.Equal(t, calls, strings.Count(cut, `"status":"success"`), "every call ended")
+}
+
 // Progress is the fraction of the files' bytes read, before decompression,
 // with each file's read-ahead counted as unread; none for standard input,
 // a reader of unknown size, or a feed.

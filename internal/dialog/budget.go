@@ -28,18 +28,29 @@ import (
 //   - Nothing may take the file past the budget less the reserves.
 //   - The pace: an entry may take at most 1/(2n) of what is left, n the
 //     entries written so far, as if twice as many entries were still to
-//     come. When the input's size is known (Options.Progress: a saved
-//     file, read fraction p), it may take more: what is left beyond what
-//     the rest of the input is projected to need, paceMargin times the
-//     n·(1−p)/p entries still to come at the average size so far, and
-//     never less than 1/(2n). A saved session that fits is then not cut
-//     by the pace, and one that does not is cut no sooner. An entry's
-//     text is cut to fit the pace (the strings of args, results,
-//     messages); when even a cut marker does not fit, a tool's args are
-//     left out ("args_cut": true) and its result or error text too
-//     ("result_cut" / "error_cut": the bytes left out). So many small
+//     come. An entry's text is cut to fit the pace (the strings of args,
+//     results, messages); when even a cut marker does not fit, a tool's
+//     args are left out ("args_cut": true) and its result or error text
+//     too ("result_cut" / "error_cut": the bytes left out). So many small
 //     entries shrink to their fixed heads as the file fills, and the heads
 //     of 160,000 tool entries (an 80,000-call stream) fit in 30 MiB.
+//   - The projection, when the input's size is known (Options.Progress: a
+//     saved file, read fraction p): the rest of the input is projected to
+//     ask for (1−p)/p times what the entries asked for so far (fixed parts
+//     and text, whether written or cut: the rates seen so far), and the
+//     full file's floor is kept besides; what is left beyond that, the
+//     spare, may go to any entry: its pace and its share of text are at
+//     least the spare. The text pool and the shares above bind only when
+//     the projection leaves nothing spare. A saved input whose dialog fits
+//     is then written whole; one that does not is cut as a stream is until
+//     what is left covers what its rest asks for. The rate is what was
+//     asked, not what was written, so that its own cuts never make an
+//     input that does not fit look as if it did. The margin is the
+//     progress's own: p counts what readers may hold ahead as unread
+//     (convert's countInputs), so the projection runs over the rest by
+//     about that buffer's share of what was read: much while little is
+//     read, nothing at the end. (A saved stream file's buffer counts as
+//     read: the entries of its first buffer may take more than a stream's.)
 //   - Past that, the file is full: when less than fullFloor is left, or
 //     the entries (with the closes of the open calls) would pass
 //     MaxEntries, no new entry is written. Calls already started still end,
@@ -71,10 +82,6 @@ const (
 	// textShare and messageShare set each entry's share of the text pool.
 	textShare    = 256
 	messageShare = 16
-	// paceMargin is how many times the projected rest of a saved input
-	// the pace keeps for it: entries later in a session may be larger
-	// than the average so far.
-	paceMargin = 2
 	// entryTail is kept, while a string is written, for what may follow it
 	// in its entry (tokens, parent id, the closing brace).
 	entryTail = 256
@@ -86,7 +93,11 @@ type budget struct {
 	written int64 // bytes written
 	text    int64 // bytes of cuttable text written, within its allowances
 	reserve int64 // bytes kept to close the open tool calls
-	entries int   // entries written
+	// unkept is about how many bytes the budget cut or left out: the
+	// entries asked for written+unkept (the projection's rate). A cut
+	// string counts as held, up to --max-text.
+	unkept  int64
+	entries int // entries written
 	// progress is the fraction of the input read, 0..1 (Options.Progress);
 	// nil: unknown.
 	progress func() float64
@@ -104,13 +115,13 @@ type dropped struct{ calls, results, messages, thinking, prompts int }
 func (d dropped) total() int { return d.calls + d.results + d.messages + d.thinking + d.prompts }
 
 // pace is how many bytes the entry being built, n bytes long so far, may
-// still take: 1/(2·entries) of what is left, or more when the input's
-// progress projects room to spare (< 0: no budget).
+// still take: 1/(2·entries) of what is left, or the spare when the
+// input's progress projects more (< 0: no budget).
 func (b *budget) pace(n int) int64 {
 	if b.max <= 0 {
 		return -1
 	}
-	left := b.max - completeReserve - b.reserve - b.written
+	left := b.left()
 	allow := left / int64(2*max(b.entries, 1))
 	if b.progress != nil {
 		allow = max(allow, b.spare(left))
@@ -118,19 +129,21 @@ func (b *budget) pace(n int) int64 {
 	return allow - int64(n)
 }
 
-// spare is what is left beyond what the rest of the input is projected to
-// need: paceMargin times its entries, entries·(1−p)/p, at the average size
-// so far, written/entries; 0 when p says nothing yet. p = 1 projects
-// nothing more: the progress keeps p below 1 while a read-ahead buffer
-// may still hold entries (convert counts it as unread), and the shares
-// and room still bound each entry.
+// left is what the file has left before the reserves.
+func (b *budget) left() int64 { return b.max - completeReserve - b.reserve - b.written }
+
+// spare is what is left beyond the file's floor and what the rest of the
+// input is projected to ask for, (1−p)/p times what the entries asked for
+// so far; 0 when p says nothing yet. p = 1 projects nothing more: the progress keeps p below 1 while a read-ahead buffer may still
+// hold entries (convert counts it as unread), and the room still bounds
+// each entry.
 func (b *budget) spare(left int64) int64 {
 	p := b.progress()
 	if !(p > 0) || b.entries == 0 { // also NaN
 		return 0
 	}
 	p = min(p, 1)
-	need := paceMargin * float64(b.written) * (1 - p) / p
+	need := float64(b.written+b.unkept)*(1-p)/p + float64(b.floor())
 	if need >= float64(left) {
 		return 0
 	}
@@ -143,15 +156,28 @@ func (b *budget) full(open int) bool {
 	if b.max <= 0 {
 		return false
 	}
-	return b.max-completeReserve-b.reserve-b.written < min(fullFloor, b.max/32) || b.entries+open+2 >= MaxEntries
+	return b.left() < b.floor() || b.entries+open+2 >= MaxEntries
 }
+
+// floor is what is left when the file is full.
+func (b *budget) floor() int64 { return min(fullFloor, b.max/32) }
 
 // share is how many bytes of cuttable text the next entry may hold (< 0:
 // no budget); message says the text is the agent's words, not a tool's.
+// The projection's spare raises it.
 func (b *budget) share(message bool) int64 {
 	if b.max <= 0 {
 		return -1
 	}
+	s := b.poolShare(message)
+	if b.progress != nil {
+		s = max(s, b.spare(b.left()))
+	}
+	return s
+}
+
+// poolShare is the next entry's share of the text pool.
+func (b *budget) poolShare(message bool) int64 {
 	pool := (b.max - completeReserve) / 2
 	left := pool - b.text
 	if pool <= 0 || left <= 0 {
@@ -224,7 +250,17 @@ func (c *cutter) appendText(dst []byte, t Text) []byte {
 	room := c.allowance(start - c.entry)
 	keep := max(room-maxMarkerLen, 0)
 	dst = t.appendTo(dst, c.maxText, int(min(keep, math.MaxInt32)))
-	c.spent(len(dst)-start, room)
+	n := len(dst) - start
+	c.spent(n, room)
+	if int64(n) <= keep {
+		return dst // not cut for the budget
+	}
+	// About what the budget cut: the text as held, up to --max-text.
+	asked := t.len() + 2
+	if c.maxText >= 0 {
+		asked = min(asked, c.maxText+maxMarkerLen)
+	}
+	c.b.unkept += int64(max(asked-n, 0))
 	return dst
 }
 

@@ -1,6 +1,8 @@
 package dialog
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -67,5 +69,96 @@ func TestPaceWithoutProgressYet(t *testing.T) {
 	}
 	b := budget{max: 1 << 20, written: 1000, entries: 10, progress: func() float64 { return 0.5 }}
 	left := int64(1<<20 - completeReserve - 1000)
-	assert.Equal(t, left-paceMargin*1000, b.pace(0), "half read: the rest is projected at 1000 bytes, kept twice")
+	assert.Equal(t, left-1000-(1<<20)/32, b.pace(0), "half read: the rest is projected at the 1000 bytes so far, and the file keeps what it has left when full")
+}
+
+// wordyRounds writes rounds rounds of a text-heavy session: a message of
+// 2,000 bytes, then a call whose result is 4,000 bytes; read, when not
+// nil, tells how many rounds the input has given so far. It returns the
+// dialog and its entries.
+func wordyRounds(t *testing.T, rounds int, opt Options, read *int) ([]byte, []map[string]any) {
+	t.Helper()
+	opt.Clock = pinned
+	var out bytes.Buffer
+	w := NewWriter(&out, opt)
+	w.Meta(Meta{Model: "claude-sonnet-4-5", CWD: "/work"})
+	message := strings.Repeat("The build passes; next the parser. ", 60)[:2000]
+	result := strings.Repeat("src/parse.go:120: func parseLine(b []byte) error\n", 82)[:4000]
+	for i := range rounds {
+		if read != nil {
+			*read = i + 1
+		}
+		w.Message(Message{Content: Plain(fmt.Sprintf("%d. %s", i, message))})
+		id := fmt.Sprintf("toolu_01%022d", i)
+		w.ToolStart(ToolCall{ID: id, Name: "Read", Args: rawArgs(fmt.Sprintf(`{"file_path":"/work/src/parse_%d.go"}`, i))})
+		w.ToolEnd(ToolResult{ID: id, Output: Plain(result)})
+	}
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	return out.Bytes(), entries(t, out.Bytes())
+}
+
+// A saved input whose dialog fits its budget is written whole even when
+// its text is more than the half of the budget a stream's text may take
+// (250 rounds: about 1.6 MB, 1.5 MB of it text, in 2 MiB): byte for byte
+// the dialog written with no budget. The same entries as a stream are cut.
+func TestProjectionLeavesATextHeavySavedInputWhole(t *testing.T) {
+	const rounds = 250
+	const budget = 2 << 20
+	uncut, _ := wordyRounds(t, rounds, Options{MaxBytes: -1}, nil)
+	require.Less(t, len(uncut), budget)
+	require.Greater(t, len(uncut)-rounds*600, budget/2, "text alone (all but about 600 bytes a round) is more than half the budget")
+
+	streamed, _ := wordyRounds(t, rounds, Options{MaxBytes: budget}, nil)
+	assert.Positive(t, strings.Count(string(streamed), "cut for the file budget"), "a stream's text is held to half the budget")
+
+	for _, ahead := range []int{0, 5} {
+		var read int
+		saved, es := wordyRounds(t, rounds, Options{MaxBytes: budget, Progress: progressOf(&read, rounds, ahead)}, &read)
+		assert.Zero(t, strings.Count(string(saved), "cut for the file budget"), "%d rounds read ahead", ahead)
+		assert.Equal(t, 1+3*rounds+1, len(es), "init, every round's three entries, complete: no note")
+		assert.Equal(t, string(uncut), string(saved), "%d rounds read ahead", ahead)
+	}
+}
+
+// A saved input whose dialog does not fit (the same 250 rounds, about 1.6
+// MB, in 1 MiB) is kept under its budget with every entry, its text cut,
+// each call ended, and what the budget left out counted before complete.
+func TestProjectionHoldsATextHeavySavedInputThatDoesNotFit(t *testing.T) {
+	const rounds = 250
+	const budget = 1 << 20
+	for _, ahead := range []int{0, 5} {
+		var read int
+		out, es := wordyRounds(t, rounds, Options{MaxBytes: budget, Progress: progressOf(&read, rounds, ahead)}, &read)
+		cuts := strings.Count(string(out), "cut for the file budget")
+		argsCut, resultCut := countMatching(es, "args_cut"), countMatching(es, "result_cut")
+		t.Logf("%d rounds read ahead: %d bytes, %d cuts, %d args and %d results left out", ahead, len(out), cuts, argsCut, resultCut)
+		assert.LessOrEqual(t, len(out), budget)
+		assert.Positive(t, cuts)
+		var messages, started, ended int
+		for _, e := range es {
+			switch {
+			case e["type"] == "message":
+				messages++
+			case e["type"] == "tool" && e["status"] == "running":
+				started++
+			case e["type"] == "tool" && e["status"] == "success":
+				ended++
+			}
+		}
+		assert.Equal(t, rounds, started, "every call")
+		assert.Equal(t, rounds, ended, "every call ended")
+		if argsCut+resultCut == 0 {
+			assert.Equal(t, rounds, messages, "every message, no note")
+			continue
+		}
+		assert.Equal(t, rounds+1, messages, "every message, and the budget's note")
+		note := es[len(es)-2]["content"].(string)
+		assert.NotContains(t, note, "left out at the end")
+		if argsCut > 0 {
+			assert.Equal(t, argsCut, noteNumber(t, note, "tool calls without their args"))
+		}
+		if resultCut > 0 {
+			assert.Equal(t, resultCut, noteNumber(t, note, "tool results without their text"))
+		}
+	}
 }

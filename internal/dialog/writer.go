@@ -418,6 +418,7 @@ func (w *Writer) ToolStart(c ToolCall) {
 		// Not even the args' fixed part fits the pace: left out, and said.
 		b = append(b, `,"args_cut":true`...)
 		w.budget.argsCut++
+		w.budget.unkept += int64(len(c.Args.Bytes()))
 		w.leaner()
 	} else if c.Args.Exists() {
 		cut := w.cutter(true)
@@ -664,6 +665,7 @@ func (w *Writer) writeResult(t *openTool, out Text, images []Image, isError, cut
 		b = append(b, `_cut":`...)
 		b = strconv.AppendInt(b, int64(out.len()+imagesLen(images)), 10)
 		w.budget.textCut++
+		w.budget.unkept += int64(out.len() + imagesLen(images))
 		w.leaner()
 	default:
 		b = append(b, key...)
