@@ -134,9 +134,10 @@ func (b *budget) left() int64 { return b.max - completeReserve - b.reserve - b.w
 
 // spare is what is left beyond the file's floor and what the rest of the
 // input is projected to ask for, (1−p)/p times what the entries asked for
-// so far; 0 when p says nothing yet. p = 1 projects nothing more: the progress keeps p below 1 while a read-ahead buffer may still
-// hold entries (convert counts it as unread), and the room still bounds
-// each entry.
+// so far; 0 when p says nothing yet. p = 1 projects nothing more: the
+// progress keeps p below 1 while a read-ahead buffer may still hold
+// entries (convert counts it as unread), and the room still bounds each
+// entry.
 func (b *budget) spare(left int64) int64 {
 	p := b.progress()
 	if !(p > 0) || b.entries == 0 { // also NaN
