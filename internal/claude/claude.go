@@ -30,6 +30,8 @@
 //     message whose line has a stop_reason carries that message's usage,
 //     once per message.id; other message entries carry none (unknown,
 //     not a placeholder shown as a count). Synthetic messages carry none.
+//     Qwen Code's lines are final when their usage is not all zeros
+//     (compatible.go).
 //
 // Claude-compatible streams go through the same adapter, named by their
 // system/init (see compatible.go): Qwen Code (qwen_code_version) and Amp
@@ -417,7 +419,7 @@ func (a *Adapter) assistant(ev *event) error {
 			if len(key) == 0 {
 				a.loose.Add(u) // no id (Amp): a message of its own
 			}
-			final = msg.StopReason.Str() != ""
+			final = a.finalUsage(msg.StopReason, u)
 		}
 	}
 	a.blocks.Assistant(content, parent, ms, final)

@@ -15,7 +15,10 @@ import (
 //     separated by tool results (as for Codex), not a message.id;
 //     input_tokens already counts the cached tokens (it is Gemini's
 //     promptTokenCount), so in = input_tokens; a failed result says why in
-//     error.message.
+//     error.message. Its assistant lines are written whole (no
+//     message_start snapshot) and text answers keep stop_reason null: the
+//     last line of a response carries the response's usage, earlier ones
+//     all zeros.
 //   - Amp (amp -x --stream-json; init's session_id is a thread id "T-…"):
 //     the user's message is echoed as a user line (the prompt, when no
 //     --prompt is given); assistant messages have no id, each line is a
@@ -72,4 +75,16 @@ func (a *Adapter) parseUsage(raw jsonraw.Value) (Usage, bool) {
 func (u Usage) withoutCached() Usage {
 	u.input = max(u.input-u.cacheRead, 0)
 	return u
+}
+
+// finalUsage reports whether an assistant line's usage u is its message's
+// final count: Claude Code's line has a stop_reason only after the API's
+// message_delta; Qwen Code's usage is final whenever it counts anything
+// (its all-zero usage, on the lines before the response's last, is no
+// count).
+func (a *Adapter) finalUsage(stopReason jsonraw.Value, u Usage) bool {
+	if stopReason.Str() != "" {
+		return true
+	}
+	return a.agent == AgentQwen && u != (Usage{})
 }

@@ -58,6 +58,7 @@ func expectMessageTokens(t *testing.T, src []byte) (w wantTokens, subagentsInTot
 		} `json:"message"`
 		ModelUsage map[string]any `json:"modelUsage"`
 	}
+	qwen := false                // Qwen Code: a non-zero usage is final
 	seen := map[string]bool{}    // message key + block, as shown
 	carried := map[string]bool{} // message keys whose usage an entry carries
 	n := 0
@@ -70,6 +71,9 @@ func expectMessageTokens(t *testing.T, src []byte) (w wantTokens, subagentsInTot
 		switch line.Type {
 		case "result":
 			subagentsInTotal = len(line.ModelUsage) > 0
+			continue
+		case "system":
+			qwen = qwen || bytes.Contains(raw, []byte(`"qwen_code_version"`))
 			continue
 		case "assistant":
 		default:
@@ -107,7 +111,8 @@ func expectMessageTokens(t *testing.T, src []byte) (w wantTokens, subagentsInTot
 			}
 		}
 		synthetic := m.Model == "<synthetic>" || line.Error != nil
-		final := !synthetic && m.Usage != nil && m.StopReason != nil && *m.StopReason != ""
+		final := !synthetic && m.Usage != nil && (m.StopReason != nil && *m.StopReason != "" ||
+			qwen && (m.Usage.Input != nil && *m.Usage.Input != 0 || m.Usage.Output != 0 || m.Usage.CacheRead != 0 || m.Usage.CacheWrite != 0))
 		if !final || len(texts) == 0 || carried[key] {
 			continue
 		}
@@ -116,6 +121,9 @@ func expectMessageTokens(t *testing.T, src []byte) (w wantTokens, subagentsInTot
 		in := u.CacheRead + u.CacheWrite
 		if u.Input != nil {
 			in += *u.Input
+		}
+		if qwen && u.Input != nil {
+			in = max(*u.Input, u.CacheRead) + u.CacheWrite // its input_tokens counts the cache reads
 		}
 		w.count++
 		w.sum.In += in
@@ -146,4 +154,27 @@ func TestMessageTokensOnFinalLineOnce(t *testing.T) {
 		"again ",
 		"API Error ",
 	}, tokens)
+}
+
+// TestQwenAnswerTokensWithoutStopReason: Qwen Code writes each assistant
+// line whole (no message_start snapshot) and leaves stop_reason null on
+// text answers; the last line of a model response carries its usage, the
+// earlier ones (a thinking block, a text before a call) all zeros. So a
+// Qwen line with a non-zero usage is final whatever its stop_reason; an
+// all-zero usage is no count (unknown, not 0). Input counts the cache
+// reads already (Gemini's promptTokenCount).
+func TestQwenAnswerTokensWithoutStopReason(t *testing.T) {
+	const in = `{"type":"system","subtype":"init","session_id":"q1","cwd":"/w","model":"qwen-x","tools":["read_file"],"qwen_code_version":"0.30.1"}
+{"type":"assistant","uuid":"u1","session_id":"q1","parent_tool_use_id":null,"message":{"id":"m1","type":"message","role":"assistant","model":"qwen-x","content":[{"type":"text","text":"Before the call."}],"stop_reason":null,"usage":{"input_tokens":0,"output_tokens":0}}}
+{"type":"assistant","uuid":"u2","session_id":"q1","parent_tool_use_id":null,"message":{"id":"m2","type":"message","role":"assistant","model":"qwen-x","content":[{"type":"tool_use","id":"c1","name":"read_file","input":{"path":"a"}}],"stop_reason":"tool_use","usage":{"input_tokens":900,"output_tokens":30,"cache_read_input_tokens":400,"total_tokens":930}}}
+{"type":"user","uuid":"u3","session_id":"q1","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","is_error":false,"content":"alpha"}]}}
+{"type":"assistant","uuid":"u4","session_id":"q1","parent_tool_use_id":null,"message":{"id":"m4","type":"message","role":"assistant","model":"qwen-x","content":[{"type":"text","text":"It says alpha."}],"stop_reason":null,"usage":{"input_tokens":1000,"output_tokens":12,"cache_read_input_tokens":900,"total_tokens":1012}}}
+{"type":"result","subtype":"success","uuid":"u5","session_id":"q1","is_error":false,"num_turns":2,"result":"It says alpha.","usage":{"input_tokens":1900,"output_tokens":42,"cache_read_input_tokens":1300,"total_tokens":1942}}
+`
+	out, stderr := runPipeline(t, in)
+	require.Empty(t, stderr)
+	assert.Equal(t, []string{
+		"Before the call. ",
+		`It says alpha. {"in":1000,"out":12,"cache_read":900}`,
+	}, adaptertest.MessagesWithTokens(t, []byte(out)))
 }

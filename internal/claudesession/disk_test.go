@@ -125,16 +125,26 @@ func TestTornResultLine(t *testing.T) {
 	assert.Contains(t, string(out), `"type":"complete","status":"success"`)
 }
 
-// TestWholeFileUnchangedByHoleRule: a parent never seen in a file with no
-// unreadable line is a root, as it always was (a session resumed from
-// another file names a parent that is not in this one).
-func TestWholeFileUnchangedByHoleRule(t *testing.T) {
+// TestUnknownParentRule: in a file with no unreadable line, a first line
+// whose parent is not in the file is a root, as it always was (a session
+// resumed from another file names a parent that is not in this one). A
+// later main-thread line whose parent is not in the file follows the main
+// chain's line before it: the file lost that parent (an export or a
+// fixture reducer that dropped attachment or hook lines). Before, it was
+// a root, and the conversation before it was dropped as rewound.
+func TestUnknownParentRule(t *testing.T) {
 	lines := chainSession("s", 3)
+	lines[0] = strings.Replace(lines[0], `"parentUuid":null`, `"parentUuid":"11111111-0000-4000-8000-000000000000"`, 1)
 	lines[2] = strings.Replace(lines[2], `"parentUuid":"00000000-0000-4000-8000-000000000001"`, `"parentUuid":"11111111-0000-4000-8000-000000000001"`, 1)
 	g, err := scan(strings.NewReader(strings.Join(lines, "\n")), frame.Options{})
 	require.NoError(t, err)
 	assert.False(t, g.holed)
-	assert.Equal(t, int32(noParent), g.parent[2])
+	assert.Equal(t, int32(noParent), g.parent[0], "the first line: resumed from another file")
+	assert.Equal(t, int32(1), g.parent[2], "a later line: the main chain's line before it")
+	inc := g.included()
+	for i := range len(lines) {
+		assert.True(t, inc.has(int32(i)), "line %d is on the conversation", i+1)
+	}
 }
 
 // TestScanHonoursMaxLine: a valid line longer than --max-line is an

@@ -229,9 +229,8 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 	}
 	m := &merged{srcs: []*source{main}}
 	for _, a := range agents {
-		if a.err == nil && !a.included {
-			continue
-		}
+		// A file tied to no call is read too, for its lines to be
+		// counted (left out): none is lost without a reason.
 		var af io.ReadCloser
 		if a.err == nil {
 			af, a.err = sessionfile.OpenCounted(a.path, count)
@@ -242,7 +241,7 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 		}
 		aopt := fopt
 		aopt.ReadSize = sessionfile.ReadSize(af)
-		m.srcs = append(m.srcs, &source{closer: af, fr: frame.NewReader(af, aopt), path: a.path, agentID: a.agentID, toolID: a.toolUseID, compaction: a.compaction, seen: make(map[uuidKey]struct{})})
+		m.srcs = append(m.srcs, &source{closer: af, fr: frame.NewReader(af, aopt), path: a.path, agentID: a.agentID, toolID: a.toolUseID, compaction: a.compaction, untied: !a.included, seen: make(map[uuidKey]struct{})})
 	}
 	if g.model != "" || g.cwd != "" {
 		m.out = header(g.model, g.cwd)
@@ -374,7 +373,8 @@ func scanAgent(path string, opt frame.Options) *agentFile {
 // tie decides which subagent files belong to the conversation: those whose
 // call is on it (a call of the session file's included lines, or of a
 // subagent file already tied: nested subagents). A file tied to no call
-// (Claude Code 2.0's warm-up agents, a rewound branch's) is left out. A
+// (Claude Code 2.0's warm-up agents, a rewound branch's) is left out of
+// the dialog, its lines counted (leftNoCall). A
 // compaction's file is tied to the conversation when one of the lines it
 // hangs from is in it.
 func tie(g *graph, inc bits, agents []*agentFile) {

@@ -68,8 +68,9 @@ func TestSubagentsFolderLayout(t *testing.T) {
 	adaptertest.Put(t, filepath.Join(project, "memory", "MEMORY.md"), []byte("# notes\n"))
 	// A subagent of a call the conversation does not hold (a rewound
 	// branch's): left out.
-	adaptertest.Put(t, filepath.Join(sub, "agent-a1111111111111111.jsonl"), []byte(`{"parentUuid":null,"isSidechain":true,"sessionId":"`+sid+`","agentId":"a1111111111111111","type":"user","message":{"role":"user","content":"REWOUND AGENT"},"uuid":"e1000000-0000-4000-8000-000000000001","timestamp":"2026-11-30T16:56:04.300Z"}`+"\n"+
-		`{"parentUuid":"e1000000-0000-4000-8000-000000000001","isSidechain":true,"sessionId":"`+sid+`","agentId":"a1111111111111111","message":{"model":"claude-opus-5-5","id":"msg_rw","type":"message","role":"assistant","content":[{"type":"text","text":"REWOUND AGENT ANSWER"}],"usage":{"input_tokens":5,"output_tokens":5}},"type":"assistant","uuid":"e1000000-0000-4000-8000-000000000002","timestamp":"2026-11-30T16:56:04.301Z"}`+"\n"))
+	rewound := []byte(`{"parentUuid":null,"isSidechain":true,"sessionId":"` + sid + `","agentId":"a1111111111111111","type":"user","message":{"role":"user","content":"REWOUND AGENT"},"uuid":"e1000000-0000-4000-8000-000000000001","timestamp":"2026-11-30T16:56:04.300Z"}` + "\n" +
+		`{"parentUuid":"e1000000-0000-4000-8000-000000000001","isSidechain":true,"sessionId":"` + sid + `","agentId":"a1111111111111111","message":{"model":"claude-opus-5-5","id":"msg_rw","type":"message","role":"assistant","content":[{"type":"text","text":"REWOUND AGENT ANSWER"}],"usage":{"input_tokens":5,"output_tokens":5}},"type":"assistant","uuid":"e1000000-0000-4000-8000-000000000002","timestamp":"2026-11-30T16:56:04.301Z"}` + "\n")
+	adaptertest.Put(t, filepath.Join(sub, "agent-a1111111111111111.jsonl"), rewound)
 	adaptertest.Put(t, filepath.Join(sub, "agent-a1111111111111111.meta.json"), []byte(`{"toolUseId":"toolu_rewound"}`))
 
 	want := read(t, testdata("subagent-files-merged.out.jsonl"))
@@ -81,12 +82,13 @@ func TestSubagentsFolderLayout(t *testing.T) {
 
 	// The stream counts the bytes of the files it merges (for the file
 	// budget's pace): the session's and its included subagents', known
-	// before the first record; the rewound branch's agent is not read.
+	// before the first record; the rewound branch's agent is read too,
+	// for its lines to be counted (TestUntiedSubagentFilesCounted).
 	r, err := only(t, session).Open()
 	require.NoError(t, err)
 	rc, ok := r.(adapter.ReadCounter)
 	require.True(t, ok, "%T is no adapter.ReadCounter", r)
-	merged := int64(len(main) + len(agents["a579bb95fbbe1ebce"]) + len(agents["a08cbc765fa4d8604"]))
+	merged := int64(len(main) + len(agents["a579bb95fbbe1ebce"]) + len(agents["a08cbc765fa4d8604"]) + len(rewound))
 	_, size, _ := rc.ReadCount()
 	assert.Equal(t, merged, size)
 	_, err = io.ReadAll(r)
@@ -420,4 +422,52 @@ func TestCompactionRequestTokens(t *testing.T) {
 	// msg_1 and msg_2: 100 in and 10 out each; the tied compaction file:
 	// 3 + 160000 + 9000 in, 7 out; the other file is not counted.
 	assert.Contains(t, got, `"total_tokens":{"in":169203,"out":27,"cache_read":160000,"cache_write":9000}`)
+}
+
+// TestUntiedSubagentFilesCounted: subagent files of the session that are
+// tied to no call of its conversation (Claude Code 2.0's warm-up agents
+// beside the session file, a rewound branch's subagent under subagents/)
+// add nothing to the dialog, and every line of theirs is counted, skipped
+// as a subagent line tied to no call, broken lines too. Before, --stats
+// counted none of them.
+func TestUntiedSubagentFilesCounted(t *testing.T) {
+	const u1, a1 = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"
+	lines := []string{
+		userLine(u1, "", "2026-02-12T19:00:00.000Z", `"say hi"`),
+		assistantLine(a1, u1, "2026-02-12T19:00:01.000Z", "msg_1", `"end_turn"`, `[{"type":"text","text":"hi"}]`),
+	}
+	warmUp := []string{
+		`{"parentUuid":null,"isSidechain":true,"sessionId":"s1","agentId":"0f1e2d3c","cwd":"/w","type":"user","message":{"role":"user","content":"Warmup"},"uuid":"00000000-0000-4000-8000-0000000000b1","timestamp":"2026-02-12T18:59:00.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000b1","isSidechain":true,"sessionId":"s1","agentId":"0f1e2d3c","cwd":"/w","type":"assistant","message":{"id":"msg_warm","model":"claude-haiku-9","role":"assistant","type":"message","stop_reason":"end_turn","content":[{"type":"text","text":"WARM-UP ANSWER"}],"usage":{"input_tokens":7,"output_tokens":3}},"uuid":"00000000-0000-4000-8000-0000000000b2","timestamp":"2026-02-12T18:59:01.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000b2","isSidechain":true,"sessionId":"s1","agentId":"0f1e2d3c","type":"assis`,
+	}
+	rewound := []string{
+		`{"parentUuid":null,"isSidechain":true,"sessionId":"s1","agentId":"a9b8c7d","cwd":"/w","type":"user","message":{"role":"user","content":"count the parsers"},"uuid":"00000000-0000-4000-8000-0000000000c1","timestamp":"2026-02-12T19:00:02.000Z"}`,
+		`{"parentUuid":"00000000-0000-4000-8000-0000000000c1","isSidechain":true,"sessionId":"s1","agentId":"a9b8c7d","cwd":"/w","type":"assistant","message":{"id":"msg_rew","model":"claude-haiku-9","role":"assistant","type":"message","stop_reason":"end_turn","content":[{"type":"text","text":"REWOUND ANSWER"}],"usage":{"input_tokens":5,"output_tokens":2}},"uuid":"00000000-0000-4000-8000-0000000000c2","timestamp":"2026-02-12T19:00:03.000Z"}`,
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	adaptertest.Put(t, path, []byte(strings.Join(lines, "\n")+"\n"))
+	adaptertest.Put(t, filepath.Join(dir, "agent-0f1e2d3c.jsonl"), []byte(strings.Join(warmUp, "\n")+"\n"))
+	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-a9b8c7d.jsonl"), []byte(strings.Join(rewound, "\n")+"\n"))
+
+	r, err := claudesession.OpenSession(path)
+	require.NoError(t, err)
+	defer r.Close()
+	var out, errs bytes.Buffer
+	c := dispatch.New(&out, adaptertest.Options(), dispatch.Options{Formats: []adapter.Format{claudesession.Format()}, Forced: true, Stderr: &errs, CountKinds: true})
+	require.NoError(t, c.Feed(r, path))
+	require.NoError(t, c.Close(nil))
+	got := out.String()
+	assert.NotContains(t, got, "WARM-UP")
+	assert.NotContains(t, got, "REWOUND")
+	assert.NotContains(t, got, "⚠", "a file the dialog does not use is no warning")
+	assert.Empty(t, errs.String())
+	assert.Contains(t, got, `"total_tokens":{"in":100,"out":10}`, "the untied files' usage is no part of the session's")
+
+	acc := c.Accounting()
+	assert.Equal(t, 1+len(lines)+len(warmUp)+len(rewound), acc.Read, "the stream's header, then every line of the three files")
+	assert.Equal(t, acc.Read, acc.Converted+acc.Skipped)
+	assert.Equal(t, 2, acc.Reasons[dispatch.Skip{Kind: "user", Reason: claudesession.SkipNoCall}], "%v", acc.Reasons)
+	assert.Equal(t, 2, acc.Reasons[dispatch.Skip{Kind: "assistant", Reason: claudesession.SkipNoCall}], "%v", acc.Reasons)
 }

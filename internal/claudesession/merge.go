@@ -39,9 +39,12 @@ type source struct {
 	// compaction: the file of a compaction's own request, whose lines
 	// count for their tokens only
 	compaction bool
-	seen       map[uuidKey]struct{} // a subagent file's uuids, for dedupe
-	filed      map[string]bool      // the session file: calls whose subagent's file is a source
-	lastTime   time.Time
+	// untied: a subagent's file tied to no call of the conversation,
+	// read only to count its lines (each one left out, leftNoCall)
+	untied   bool
+	seen     map[uuidKey]struct{} // a subagent file's uuids, for dedupe
+	filed    map[string]bool      // the session file: calls whose subagent's file is a source
+	lastTime time.Time
 
 	// the next record to write, borrowed from fr
 	ready bool
@@ -81,6 +84,13 @@ func (s *source) advance() error {
 			if reason == "" {
 				v, reason = s.chk.line(rec.Data)
 			}
+			if reason != "" && s.untied {
+				// Counted as its file's other lines are: a line the
+				// dialog would not use is no warning.
+				s.buf = appendLeftOut(s.buf[:0], jsonraw.Value{}, leftNoCall)
+				s.ready, s.data, s.wrap, s.at = true, s.buf, false, time.Time{}
+				return nil
+			}
 			if reason != "" {
 				if reason == reasonInvalid {
 					if tail := s.chk.gluedTail(rec.Data); tail != nil {
@@ -118,6 +128,9 @@ func (s *source) advance() error {
 // naming the model and the agent_progress copies of subagents whose own
 // file is not a source. A line left out comes with why.
 func (s *source) keep(v jsonraw.Value) (bool, leftOut) {
+	if s.untied {
+		return false, leftNoCall
+	}
 	offChain := false
 	switch string(v.Get("type").Body()) {
 	case "user", "assistant", "system":
@@ -175,6 +188,7 @@ const (
 	leftProgress                     // SkipProgress
 	leftDuplicate                    // dialog.SkipDuplicate: a copy of a line the stream holds
 	leftOffChain                     // SkipOffChain
+	leftNoCall                       // SkipNoCall: a line of a subagent's file tied to no call
 )
 
 // keyLeftOut marks a line the second pass left out: the stream holds, in
@@ -209,6 +223,8 @@ func (why leftOut) skipReason() string {
 		return dialog.SkipDuplicate
 	case leftOffChain:
 		return SkipOffChain
+	case leftNoCall:
+		return SkipNoCall
 	}
 	return dialog.SkipUnknown
 }
@@ -231,7 +247,7 @@ func (m *merged) noteFiled() {
 		}
 		s.filed = make(map[string]bool)
 		for _, a := range m.srcs {
-			if !a.isMain && a.toolID != "" {
+			if !a.isMain && !a.untied && a.toolID != "" {
 				s.filed[a.toolID] = true
 			}
 		}

@@ -211,11 +211,15 @@ func (g *graph) add(v jsonraw.Value) {
 // on), and a root there would drop the whole conversation before it. The
 // line takes the line before it of its own thread as its parent: the
 // latest sidechain line for a sidechain's, else the main chain's latest.
-// Whole files, with no hole, are resolved as they always were. A
-// compaction's root whose logicalParentUuid is no line of the file (Claude
-// Code 2.1.39 writes such) is linked the same way: what the file holds
-// before it is the conversation it compacted, and a root there would drop
-// it.
+// A compaction's root whose logicalParentUuid is no line of the file
+// (Claude Code 2.1.39 writes such) is linked the same way: what the file
+// holds before it is the conversation it compacted, and a root there would
+// drop it. So is any main-thread line whose parent is no line of the file
+// while main-thread lines came before it: the file lost that parent (an
+// export or a fixture reducer that dropped attachment or hook lines); a
+// new conversation starts with a null parent, not an unknown one. A first
+// line's unknown parent (a session resumed from another file) stays a
+// root.
 func (g *graph) resolve() {
 	lastMain, lastSide := int32(noParent), int32(noParent)
 	for i := range int32(len(g.parent)) {
@@ -227,8 +231,8 @@ func (g *graph) resolve() {
 			case ok:
 			case linked && side:
 				p = lastSide
-			case linked:
-				p = lastMain
+			case linked, !side:
+				p = lastMain // noParent when no main line came before
 			default:
 				p = noParent
 			}
