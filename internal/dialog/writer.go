@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -169,6 +170,14 @@ type Writer struct {
 	srcSeen  bool
 	firstSrc time.Time
 	lastSrc  time.Time
+	// holding: a saved input has given no time yet, and the entries built
+	// meanwhile (init first) are kept in held, their ts unknown (heldTS at
+	// each of heldAt, clock kind at clockAt), until a line gives one or
+	// the bound is reached (see release).
+	holding bool
+	held    []byte
+	heldAt  []int
+	clockAt int
 	// seqText is seq in decimal, counted up with it rather than formatted
 	// anew for each entry.
 	seqText decimal
@@ -205,6 +214,7 @@ func NewWriter(out io.Writer, opt Options) *Writer {
 		opt:     opt,
 		start:   now,
 		cur:     now,
+		holding: opt.Saved,
 		budget:  budget{max: max(opt.MaxBytes, 0), progress: opt.Progress},
 	}
 	if inPlace == nil { // entries built in out need no buffer of their own
@@ -281,6 +291,56 @@ func (w *Writer) SourceTime(t time.Time) {
 		w.lastSrc = t
 	}
 	w.cur, w.curClock = t, false
+}
+
+// The bound on what a saved input's entries are held for a time (see
+// release): an input that gives no time in its first lines shows the
+// conversion's, as if nothing were held.
+const (
+	maxHeldEntries = 256
+	maxHeldBytes   = 1 << 20
+)
+
+// heldTS stands for the ts of a held entry: a time has one width in the
+// dialog (four digits of year, UTC), so the one known later takes its place.
+const heldTS = "0000-01-01T00:00:00.000Z"
+
+// release writes the entries held so far with t as their ts, and holds no
+// more. t is the source's time of the first entry written once the source
+// has given one (init's clock is then the source's), or the clock's, once
+// the bound is reached or the input ends. ts never decreases: nothing is
+// written before the held entries, and nothing after them is earlier
+// than t.
+func (w *Writer) release(t time.Time) {
+	w.holding = false
+	if len(w.held) == 0 {
+		return
+	}
+	w.last = t
+	w.lastText = t.AppendFormat(w.lastText[:0], tsLayout)
+	held := w.held
+	for _, at := range w.heldAt {
+		copy(held[at:], w.lastText)
+	}
+	if w.srcSeen {
+		// init was built saying "conversion": no time was known then.
+		n := len(ClockConversion) - len(ClockSource)
+		copy(held[w.clockAt:], ClockSource)
+		held = append(held[:w.clockAt+len(ClockSource)], held[w.clockAt+len(ClockConversion):]...)
+		w.budget.written -= int64(n)
+	}
+	w.held, w.heldAt = nil, nil
+	switch {
+	case w.inPlace != nil:
+		w.err = w.inPlace.Commit(append(w.inPlace.Pending(), held...))
+	default:
+		// One Write per entry, as for every other entry.
+		for len(held) > 0 && w.err == nil {
+			n := bytes.IndexByte(held, '\n') + 1
+			_, w.err = w.out.Write(held[:n])
+			held = held[n:]
+		}
+	}
 }
 
 // Meta records what the stream says about the session and writes init now
@@ -510,6 +570,9 @@ func (w *Writer) OpenTools() int { return w.open.n }
 func (w *Writer) Close(s Summary, ending *Ending) error {
 	if w.closed {
 		return w.err
+	}
+	if w.holding && !w.srcSeen {
+		w.release(clockTime(w.opt.Clock))
 	}
 	w.ensureInit()
 	if ending != nil {
@@ -814,6 +877,7 @@ func (w *Writer) ensureInit() {
 	b = append(b, `,"agent":`...)
 	b = Plain(cmp.Or(w.opt.Agent, w.meta.Agent, "unknown")).appendTo(b, -1, -1)
 	b = append(b, `,"clock":"`...)
+	w.clockAt = len(b) - w.entry + len(w.held) // in held, if held
 	b = append(b, w.clockKind()...)
 	b = append(b, `"}`...)
 	w.finish(b)
@@ -866,6 +930,12 @@ func (w *Writer) writePrompt(t Text, images []Image) {
 
 // begin starts an entry in the reused buffer: seq, ts and type.
 func (w *Writer) begin(typ string) []byte {
+	if w.holding {
+		if !w.srcSeen {
+			return w.beginHeld(typ)
+		}
+		w.release(w.cur) // the source's time (curClock is false once srcSeen)
+	}
 	if w.curClock {
 		w.cur, w.curClock = clockTime(w.opt.Clock), false
 	}
@@ -876,7 +946,7 @@ func (w *Writer) begin(typ string) []byte {
 		w.last = w.cur
 	}
 	if later || w.lastText == nil {
-		w.lastText = w.last.AppendFormat(w.lastText[:0], "2006-01-02T15:04:05.000Z07:00")
+		w.lastText = w.last.AppendFormat(w.lastText[:0], tsLayout)
 	}
 	b := w.buf[:0]
 	if w.inPlace != nil {
@@ -887,6 +957,25 @@ func (w *Writer) begin(typ string) []byte {
 	b = append(b, w.seqText.digits()...)
 	b = append(b, `,"ts":"`...)
 	b = append(b, w.lastText...)
+	return appendType(b, typ)
+}
+
+// tsLayout is the form of every ts: UTC to the millisecond.
+const tsLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// beginHeld starts an entry in held (see release), its ts unknown yet.
+func (w *Writer) beginHeld(typ string) []byte {
+	b := w.held
+	w.entry = len(b)
+	b = append(b, `{"seq":`...)
+	b = append(b, w.seqText.digits()...)
+	b = append(b, `,"ts":"`...)
+	w.heldAt = append(w.heldAt, len(b))
+	b = append(b, heldTS...)
+	return appendType(b, typ)
+}
+
+func appendType(b []byte, typ string) []byte {
 	b = append(b, `","type":"`...)
 	b = append(b, typ...)
 	return append(b, '"')
@@ -903,6 +992,11 @@ func (w *Writer) finish(b []byte) {
 	w.budget.text += w.cut.used
 	w.cut.used = 0
 	switch {
+	case w.holding:
+		w.held = b
+		if len(w.heldAt) >= maxHeldEntries || len(b) >= maxHeldBytes {
+			w.release(clockTime(w.opt.Clock))
+		}
 	case w.err != nil:
 	case w.inPlace != nil:
 		w.err = w.inPlace.Commit(b)
