@@ -297,8 +297,8 @@ func (w *Writer) SourceTime(t time.Time) {
 // release): an input that gives no time in its first lines shows the
 // conversion's, as if nothing were held.
 const (
-	maxHeldEntries = 256
-	maxHeldBytes   = 1 << 20
+	maxHeldEntries = 64
+	maxHeldBytes   = 256 << 10
 )
 
 // heldTS stands for the ts of a held entry: a time has one width in the
@@ -330,16 +330,12 @@ func (w *Writer) release(t time.Time) {
 		w.budget.written -= int64(n)
 	}
 	w.held, w.heldAt = nil, nil
-	switch {
-	case w.inPlace != nil:
-		w.err = w.inPlace.Commit(append(w.inPlace.Pending(), held...))
-	default:
-		// One Write per entry, as for every other entry.
-		for len(held) > 0 && w.err == nil {
-			n := bytes.IndexByte(held, '\n') + 1
-			_, w.err = w.out.Write(held[:n])
-			held = held[n:]
-		}
+	// One Write per entry, as an entry not built in place is written: an
+	// EntryBuffer's own buffer need not grow to take them all at once.
+	for len(held) > 0 && w.err == nil {
+		n := bytes.IndexByte(held, '\n') + 1
+		_, w.err = w.out.Write(held[:n])
+		held = held[n:]
 	}
 }
 
