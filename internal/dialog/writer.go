@@ -57,8 +57,10 @@ type Options struct {
 	// nothing about the run. init is then held back until the first entry
 	// after it, which gives init its time, so the source's own timestamps
 	// win over the clock (Claude Code stamps its events, but not
-	// system/init); and a run whose source gives neither a duration nor
-	// timestamps has duration 0, not the time the conversion took.
+	// system/init); entries written before the source gives any time are
+	// held with it until one does (see release); and a run whose source
+	// gives neither a duration nor timestamps has duration 0, not the time
+	// the conversion took.
 	Saved bool
 	// Progress, when set, tells how much of the input has been read, 0..1
 	// (a saved file of known size): the budget's pace then projects what
@@ -873,7 +875,7 @@ func (w *Writer) ensureInit() {
 	b = append(b, `,"agent":`...)
 	b = Plain(cmp.Or(w.opt.Agent, w.meta.Agent, "unknown")).appendTo(b, -1, -1)
 	b = append(b, `,"clock":"`...)
-	w.clockAt = len(b) - w.entry + len(w.held) // in held, if held
+	w.clockAt = len(b) // the kind's place in held, when init is held
 	b = append(b, w.clockKind()...)
 	b = append(b, `"}`...)
 	w.finish(b)
@@ -892,10 +894,11 @@ const (
 
 // clockKind says where the dialog's times come from, from what is known
 // when init is written (it is first, before the rest of the input is
-// seen): the source's, when a line so far gave a timestamp (a saved input's
-// init waits for the first entry's line); else the arrival of the lines,
-// when they are read live by a clock that is not pinned; else the
-// conversion's own, which says nothing about the run.
+// seen): the source's, when a line so far gave a timestamp (a saved
+// input's init waits for the first timed entry: release then says so);
+// else the arrival of the lines, when they are read live by a clock that
+// is not pinned; else the conversion's own, which says nothing about the
+// run.
 func (w *Writer) clockKind() string {
 	switch {
 	case w.srcSeen:
