@@ -382,9 +382,12 @@ func (j *Job) readSize() int {
 // compare with their sizes. What may still wait in a buffer counts as
 // unread: the fraction stays below 1 while a buffer may still hold
 // entries. A saved file's read-ahead (the job's read buffer) is added to
-// its size; a session's (its files' buffers and the job's) is taken off
-// what was read, since a session may fill many buffers at once (one per
-// subagent's file) before its first entry.
+// its size; a session's (its files' buffers) is taken off what was read,
+// since a session may fill many buffers at once (one per subagent's file)
+// before its first entry. A session's file has one buffer ahead, which
+// its ReadCount counts: the job's own, when the stream is the file as it
+// is; the stream's, when it merges files, and it hands the job one record
+// a Read, the one converted next, which the job's buffer holds alone.
 func (j *Job) countInputs() func() float64 {
 	if j.feed != nil || len(j.inputs) == 0 {
 		return nil
@@ -412,7 +415,7 @@ func (j *Job) countInputs() func() float64 {
 		for _, s := range sessions {
 			n, size, ahead := s.ReadCount()
 			// min: a file that grew since it was counted.
-			done += max(0, min(n, size)-ahead-frame.DefaultReadSize)
+			done += max(0, min(n, size)-ahead)
 			all += size
 		}
 		if all <= 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ssebench/sse-dialog-convert/internal/adapter"
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/dispatch"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
@@ -274,7 +275,7 @@ func TestJobPacesASessionByItsProgress(t *testing.T) {
 }
 
 // A session's Progress is what its files read, less what may wait in
-// buffers (each file's and the job's), over the files' sizes: 0 until
+// their buffers (one each), over the files' sizes: 0 until
 // more than the buffers hold is read, and below 1 once every byte is.
 // None for a session fed from elsewhere (--follow) or a stream that does
 // not count its files.
@@ -296,7 +297,7 @@ func TestJobSessionProgress(t *testing.T) {
 	assert.Greater(t, p, 0.0)
 	assert.Less(t, p, 1.0, "the buffers may still hold entries")
 	size := int64(len(data))
-	ahead := 2 * int64(frame.DefaultReadSize) // the buffer of the plain file, and the job's
+	ahead := int64(frame.DefaultReadSize) // the file's one buffer: the stream's, which hands the job one record a Read
 	assert.InDelta(t, float64(size-ahead)/float64(size), p, 1e-9)
 
 	fed := New(Spec{Inputs: []*inputs.Input{sessionInput(t, "claude-session", path)}, Feed: func(context.Context, *dispatch.Converter) Fed { return Fed{} }})
@@ -312,4 +313,46 @@ func TestJobSessionProgress(t *testing.T) {
 	defer j.closeInputs()
 	opaque.R = io.MultiReader(opaque.R) // no ReadCount
 	assert.Nil(t, j.countInputs(), "a session stream that does not count its files")
+}
+
+// A session stream that merges files frames them itself and hands its
+// reader one record a Read: the job's buffer then holds no more than the
+// record it converts, and a session's progress counts no buffer of the
+// job's besides its files' own (countInputs).
+func TestMergedSessionStreamsHandOneRecordARead(t *testing.T) {
+	dir := t.TempDir()
+	claude := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(claude, claudeSessionCalls(300), 0o644))
+	gemini := filepath.Join(dir, "session-2026-01-01T00-00-chat.jsonl")
+	var chat bytes.Buffer
+	chat.WriteString(`{"sessionId":"11111111-aaaa-4bbb-8ccc-000000000001","projectHash":"abc","startTime":"2026-01-01T00:00:00.000Z","lastUpdated":"2026-01-01T00:00:00.000Z","kind":"main"}` + "\n")
+	for i := range 300 {
+		fmt.Fprintf(&chat, `{"id":"g%d","timestamp":"2026-01-01T00:00:01.000Z","type":"gemini","content":"%s","model":"gemini-2.5-pro"}`+"\n", i, result)
+	}
+	require.NoError(t, os.WriteFile(gemini, chat.Bytes(), 0o644))
+	for format, path := range map[string]string{"claude-session": claude, "gemini-session": gemini} {
+		in := sessionInput(t, format, path)
+		j := New(Spec{Inputs: []*inputs.Input{in}})
+		_, err := j.openInputs(context.Background())
+		require.NoError(t, err)
+		_, ok := in.R.(adapter.ReadCounter)
+		require.True(t, ok, format)
+		buf := make([]byte, frame.DefaultReadSize)
+		reads, records := 0, 0
+		for {
+			n, err := in.R.Read(buf)
+			if n > 0 {
+				reads++
+				lines := bytes.Count(buf[:n], []byte("\n"))
+				records += lines
+				require.LessOrEqual(t, lines, 1, "%s: read %d", format, reads)
+			}
+			if err == io.EOF {
+				break
+			}
+			require.NoError(t, err)
+		}
+		j.closeInputs()
+		assert.Greater(t, records, 300, format)
+	}
 }

@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -56,8 +57,10 @@ type Options struct {
 	// nothing about the run. init is then held back until the first entry
 	// after it, which gives init its time, so the source's own timestamps
 	// win over the clock (Claude Code stamps its events, but not
-	// system/init); and a run whose source gives neither a duration nor
-	// timestamps has duration 0, not the time the conversion took.
+	// system/init); entries written before the source gives any time are
+	// held with it until one does (see release); and a run whose source
+	// gives neither a duration nor timestamps has duration 0, not the time
+	// the conversion took.
 	Saved bool
 	// Progress, when set, tells how much of the input has been read, 0..1
 	// (a saved file of known size): the budget's pace then projects what
@@ -169,6 +172,14 @@ type Writer struct {
 	srcSeen  bool
 	firstSrc time.Time
 	lastSrc  time.Time
+	// holding: a saved input has given no time yet, and the entries built
+	// meanwhile (init first) are kept in held, their ts unknown (heldTS at
+	// each of heldAt, clock kind at clockAt), until a line gives one or
+	// the bound is reached (see release).
+	holding bool
+	held    []byte
+	heldAt  []int
+	clockAt int
 	// seqText is seq in decimal, counted up with it rather than formatted
 	// anew for each entry.
 	seqText decimal
@@ -205,6 +216,7 @@ func NewWriter(out io.Writer, opt Options) *Writer {
 		opt:     opt,
 		start:   now,
 		cur:     now,
+		holding: opt.Saved,
 		budget:  budget{max: max(opt.MaxBytes, 0), progress: opt.Progress},
 	}
 	if inPlace == nil { // entries built in out need no buffer of their own
@@ -281,6 +293,52 @@ func (w *Writer) SourceTime(t time.Time) {
 		w.lastSrc = t
 	}
 	w.cur, w.curClock = t, false
+}
+
+// The bound on what a saved input's entries are held for a time (see
+// release): an input that gives no time in its first lines shows the
+// conversion's, as if nothing were held.
+const (
+	maxHeldEntries = 64
+	maxHeldBytes   = 256 << 10
+)
+
+// heldTS stands for the ts of a held entry: a time has one width in the
+// dialog (four digits of year, UTC), so the one known later takes its place.
+const heldTS = "0000-01-01T00:00:00.000Z"
+
+// release writes the entries held so far with t as their ts, and holds no
+// more. t is the source's time of the first entry written once the source
+// has given one (init's clock is then the source's), or the clock's, once
+// the bound is reached or the input ends. ts never decreases: nothing is
+// written before the held entries, and nothing after them is earlier
+// than t.
+func (w *Writer) release(t time.Time) {
+	w.holding = false
+	if len(w.held) == 0 {
+		return
+	}
+	w.last = t
+	w.lastText = t.AppendFormat(w.lastText[:0], tsLayout)
+	held := w.held
+	for _, at := range w.heldAt {
+		copy(held[at:], w.lastText)
+	}
+	if w.srcSeen {
+		// init was built saying "conversion": no time was known then.
+		n := len(ClockConversion) - len(ClockSource)
+		copy(held[w.clockAt:], ClockSource)
+		held = append(held[:w.clockAt+len(ClockSource)], held[w.clockAt+len(ClockConversion):]...)
+		w.budget.written -= int64(n)
+	}
+	w.held, w.heldAt = nil, nil
+	// One Write per entry, as an entry not built in place is written: an
+	// EntryBuffer's own buffer need not grow to take them all at once.
+	for len(held) > 0 && w.err == nil {
+		n := bytes.IndexByte(held, '\n') + 1
+		_, w.err = w.out.Write(held[:n])
+		held = held[n:]
+	}
 }
 
 // Meta records what the stream says about the session and writes init now
@@ -510,6 +568,9 @@ func (w *Writer) OpenTools() int { return w.open.n }
 func (w *Writer) Close(s Summary, ending *Ending) error {
 	if w.closed {
 		return w.err
+	}
+	if w.holding && !w.srcSeen {
+		w.release(clockTime(w.opt.Clock))
 	}
 	w.ensureInit()
 	if ending != nil {
@@ -814,6 +875,7 @@ func (w *Writer) ensureInit() {
 	b = append(b, `,"agent":`...)
 	b = Plain(cmp.Or(w.opt.Agent, w.meta.Agent, "unknown")).appendTo(b, -1, -1)
 	b = append(b, `,"clock":"`...)
+	w.clockAt = len(b) // the kind's place in held, when init is held
 	b = append(b, w.clockKind()...)
 	b = append(b, `"}`...)
 	w.finish(b)
@@ -832,10 +894,11 @@ const (
 
 // clockKind says where the dialog's times come from, from what is known
 // when init is written (it is first, before the rest of the input is
-// seen): the source's, when a line so far gave a timestamp (a saved input's
-// init waits for the first entry's line); else the arrival of the lines,
-// when they are read live by a clock that is not pinned; else the
-// conversion's own, which says nothing about the run.
+// seen): the source's, when a line so far gave a timestamp (a saved
+// input's init waits for the first timed entry: release then says so);
+// else the arrival of the lines, when they are read live by a clock that
+// is not pinned; else the conversion's own, which says nothing about the
+// run.
 func (w *Writer) clockKind() string {
 	switch {
 	case w.srcSeen:
@@ -866,6 +929,12 @@ func (w *Writer) writePrompt(t Text, images []Image) {
 
 // begin starts an entry in the reused buffer: seq, ts and type.
 func (w *Writer) begin(typ string) []byte {
+	if w.holding {
+		if !w.srcSeen {
+			return w.beginHeld(typ)
+		}
+		w.release(w.cur) // the source's time (curClock is false once srcSeen)
+	}
 	if w.curClock {
 		w.cur, w.curClock = clockTime(w.opt.Clock), false
 	}
@@ -876,7 +945,7 @@ func (w *Writer) begin(typ string) []byte {
 		w.last = w.cur
 	}
 	if later || w.lastText == nil {
-		w.lastText = w.last.AppendFormat(w.lastText[:0], "2006-01-02T15:04:05.000Z07:00")
+		w.lastText = w.last.AppendFormat(w.lastText[:0], tsLayout)
 	}
 	b := w.buf[:0]
 	if w.inPlace != nil {
@@ -887,6 +956,25 @@ func (w *Writer) begin(typ string) []byte {
 	b = append(b, w.seqText.digits()...)
 	b = append(b, `,"ts":"`...)
 	b = append(b, w.lastText...)
+	return appendType(b, typ)
+}
+
+// tsLayout is the form of every ts: UTC to the millisecond.
+const tsLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// beginHeld starts an entry in held (see release), its ts unknown yet.
+func (w *Writer) beginHeld(typ string) []byte {
+	b := w.held
+	w.entry = len(b)
+	b = append(b, `{"seq":`...)
+	b = append(b, w.seqText.digits()...)
+	b = append(b, `,"ts":"`...)
+	w.heldAt = append(w.heldAt, len(b))
+	b = append(b, heldTS...)
+	return appendType(b, typ)
+}
+
+func appendType(b []byte, typ string) []byte {
 	b = append(b, `","type":"`...)
 	b = append(b, typ...)
 	return append(b, '"')
@@ -903,6 +991,11 @@ func (w *Writer) finish(b []byte) {
 	w.budget.text += w.cut.used
 	w.cut.used = 0
 	switch {
+	case w.holding:
+		w.held = b
+		if len(w.heldAt) >= maxHeldEntries || len(b) >= maxHeldBytes {
+			w.release(clockTime(w.opt.Clock))
+		}
 	case w.err != nil:
 	case w.inPlace != nil:
 		w.err = w.inPlace.Commit(b)

@@ -744,3 +744,73 @@ func TestWriterInitSaysWhereTimesAndCWDComeFrom(t *testing.T) {
 	require.NoError(t, w.Close(Summary{}, nil))
 	assert.Equal(t, "/src", entries(t, out.Bytes())[0]["data"].(map[string]any)["cwd"])
 }
+
+// On a saved input, an entry written before the source has given any time
+// (an untimed notice) is held with init until a line gives one, and takes
+// it: the dialog's times are the source's from the first, never the
+// conversion's and then the run's, earlier ones.
+func TestWriterSavedHoldsUntimedEntriesUntilASourceTime(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, Options{Clock: FixedClock(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)), Saved: true})
+	w.BeginLine()
+	w.Meta(Meta{Model: "m"})
+	w.BeginLine() // no timestamp
+	w.Message(Message{Content: Plain("⚠ notice")})
+	assert.Zero(t, out.Len(), "held until a time is known")
+	w.BeginLine()
+	w.SourceTime(at(t, "2026-09-06T17:14:00Z"))
+	w.Message(Message{Content: Plain("hi")})
+	w.BeginLine()
+	w.SourceTime(at(t, "2026-09-06T17:15:00Z"))
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es := entries(t, out.Bytes())
+	require.Equal(t, "init message message complete", types(es))
+	assert.Equal(t, ClockSource, es[0]["data"].(map[string]any)["clock"])
+	for i, want := range []string{"2026-09-06T17:14:00.000Z", "2026-09-06T17:14:00.000Z", "2026-09-06T17:14:00.000Z", "2026-09-06T17:15:00.000Z"} {
+		assert.Equal(t, want, es[i]["ts"], "entry %d", i)
+		assert.EqualValues(t, i, es[i]["seq"])
+	}
+
+	// With no time in the whole input, the held entries take the
+	// conversion's clock at the end, and init says so.
+	out.Reset()
+	w = NewWriter(&out, Options{Clock: pinned, Saved: true})
+	w.BeginLine()
+	w.Message(Message{Content: Plain("a")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es = entries(t, out.Bytes())
+	require.Equal(t, "init message complete", types(es))
+	assert.Equal(t, ClockConversion, es[0]["data"].(map[string]any)["clock"])
+	for _, e := range es {
+		assert.Equal(t, "2026-01-02T03:04:05.000Z", e["ts"])
+	}
+
+	// The hold is bounded: past maxHeldEntries, they are written with the
+	// clock's time, and a later source time does not go back before it.
+	out.Reset()
+	w = NewWriter(&out, Options{Clock: pinned, Saved: true})
+	for range maxHeldEntries {
+		w.BeginLine()
+		w.Message(Message{Content: Plain("x")})
+	}
+	assert.NotZero(t, out.Len(), "written once the bound is reached")
+	w.BeginLine()
+	w.SourceTime(at(t, "2025-01-01T00:00:00Z"))
+	w.Message(Message{Content: Plain("late")})
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	es = entries(t, out.Bytes())
+	require.Equal(t, maxHeldEntries+3, len(es), "init, the messages, late, complete")
+	assert.Equal(t, ClockConversion, es[0]["data"].(map[string]any)["clock"])
+	for _, e := range es {
+		assert.Equal(t, "2026-01-02T03:04:05.000Z", e["ts"])
+	}
+
+	// A live stream holds nothing: each entry is out when written.
+	out.Reset()
+	w = NewWriter(&out, Options{Clock: pinned})
+	w.BeginLine()
+	w.Message(Message{Content: Plain("now")})
+	assert.Equal(t, 2, bytes.Count(out.Bytes(), []byte("\n")), "init and the message are out")
+	require.NoError(t, w.Close(Summary{Status: StatusSuccess}, nil))
+	assert.Equal(t, "init message complete", types(entries(t, out.Bytes())))
+}

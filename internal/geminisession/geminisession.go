@@ -871,8 +871,21 @@ func (a *Adapter) media(p jsonraw.Value) {
 	}
 	if f := p.Get("fileData"); f.IsObject() {
 		a.out.Line()
-		a.out.Text("[file " + f.Get("mimeType").Str() + " " + f.Get("fileUri").Str() + "]")
+		a.out.Text(fileNote(f.Get("mimeType").Str(), f.Get("fileUri").Str()))
 	}
+}
+
+// fileNote names a file a tool sent by reference: its type and URI, and
+// says which of them the part does not give, as the writer's image
+// placeholders say "of unknown type".
+func fileNote(mimeType, uri string) string {
+	if mimeType == "" {
+		mimeType = "of unknown type"
+	}
+	if uri == "" {
+		return "[file " + mimeType + ", URI unknown]"
+	}
+	return "[file " + mimeType + " " + uri + "]"
 }
 
 // responses ends open calls from the function responses of a user

@@ -245,13 +245,15 @@ func TestResultImages(t *testing.T) {
 		call("c2", `[{"functionResponse":{"id":"c2","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]`),
 		call("c3", `[{"functionResponse":{"id":"c3","name":"read_file","response":{"output":"Binary content provided (1 item(s))."},"parts":[{"inlineData":{"mimeType":"image/png","data":"`+png+`"}}]}}]`),
 		call("c4", `[{"functionResponse":{"id":"c4","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"fileData":{"mimeType":"application/pdf","fileUri":"gs://bucket/a.pdf"}}]`),
+		call("c5", `[{"functionResponse":{"id":"c5","name":"read_file","response":{"output":"Binary content provided (1 item(s))."}}},{"fileData":{"fileUri":"gs://bucket/b"}},{"fileData":{"mimeType":"application/pdf"}}]`),
 	)
 	want := "Binary content provided (1 item(s)).\n\n![image/png 16 bytes](data:image/png;base64," + png + ")"
 	res := d.Results()
-	require.Len(t, res, 3)
+	require.Len(t, res, 4)
 	assert.Equal(t, want, res[0].Str("result"), "a sibling part (Gemini 2)")
 	assert.Equal(t, want, res[1].Str("result"), "the functionResponse's parts (Gemini 3)")
 	assert.Equal(t, "Binary content provided (1 item(s)).\n[file application/pdf gs://bucket/a.pdf]", res[2].Str("result"))
+	assert.Equal(t, "Binary content provided (1 item(s)).\n[file of unknown type gs://bucket/b]\n[file application/pdf, URI unknown]", res[3].Str("result"), "what a part does not give is said unknown")
 }
 
 // A picture the user attached (@shot.png) is a part of the user message
