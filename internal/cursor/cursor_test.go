@@ -85,6 +85,9 @@ func TestToolResults(t *testing.T) {
 		call("exitstr", `{"success":{"exitCode":"0","stdout":"s"}}`)+
 		call("failure", `{"failure":{"exitCode":1,"stdout":"","stderr":"bad"}}`)+
 		call("rejected", `{"rejected":{"reason":"user said no"}}`)+
+		call("rejectedcmd", `{"rejected":{"command":"git push","workingDirectory":"","reason":"Hook blocked with message: no\nsecond line","retry":{"after":2}}}`)+
+		call("rejectedbare", `{"rejected":{"reason":""}}`)+
+		call("rejectedstr", `{"rejected":"denied"}`)+
 		call("errstr", `{"error":"spawn failed"}`)+
 		call("none", ``)+
 		`{"type":"result","subtype":"success","is_error":false,"session_id":"s"}
@@ -105,14 +108,17 @@ func TestToolResults(t *testing.T) {
 		return ""
 	}
 	want := map[string][2]string{
-		"ok":       {"success", "out"},
-		"exit2":    {"error", "[exit code 2]\nboom"},
-		"exitnull": {"error", "[exit code none]\npartial"},
-		"exitstr":  {"error", "[exit code none]\ns"},
-		"failure":  {"error", "[exit code 1]\nbad"},
-		"rejected": {"error", `{"reason":"user said no"}`},
-		"errstr":   {"error", "spawn failed"},
-		"none":     {"success", ""},
+		"ok":           {"success", "out"},
+		"exit2":        {"error", "[exit code 2]\nboom"},
+		"exitnull":     {"error", "[exit code none]\npartial"},
+		"exitstr":      {"error", "[exit code none]\ns"},
+		"failure":      {"error", "[exit code 1]\nbad"},
+		"rejected":     {"error", "rejected: user said no"},
+		"rejectedcmd":  {"error", "rejected: Hook blocked with message: no\nsecond line\ncommand: git push\nworkingDirectory: \"\"\nretry: {\"after\":2}"},
+		"rejectedbare": {"error", "rejected\nreason: \"\""},
+		"rejectedstr":  {"error", "rejected: denied"},
+		"errstr":       {"error", "spawn failed"},
+		"none":         {"success", ""},
 	}
 	require.Len(t, ends, len(want))
 	for id, w := range want {
