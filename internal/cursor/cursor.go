@@ -26,7 +26,8 @@ func Format() adapter.Format {
 
 // Detect says whether an event is Cursor's. Its system/init, user,
 // assistant and result lines look like Claude Code's (Maybe); thinking
-// and tool_call events, its model_call_id and timestamp_ms, and a result
+// and tool_call events, the connection and retry events of a run that
+// cannot reach the model, its model_call_id and timestamp_ms, and a result
 // with a request_id are its own.
 func Detect(ev adapter.Event) adapter.Claim {
 	var typ, message jsonraw.Value
@@ -49,7 +50,7 @@ func Detect(ev adapter.Event) adapter.Claim {
 		return adapter.No
 	}
 	switch string(typ.Body()) {
-	case "thinking", "tool_call", "interaction_query":
+	case "thinking", "tool_call", "interaction_query", "connection", "retry":
 		if session || own {
 			return adapter.Yes
 		}

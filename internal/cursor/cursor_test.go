@@ -39,6 +39,11 @@ func TestDetect(t *testing.T) {
 		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","request_id":"r"}`:                                        adapter.Yes,
 		`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`: adapter.Maybe,
 		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s"}`:                                               adapter.Maybe,
+		// A run that fails before the model answers has only these of its own.
+		`{"type":"connection","subtype":"reconnecting","session_id":"s","timestamp_ms":1,"attempt":1,"endpoint_url":"https://x"}`: adapter.Yes,
+		`{"type":"retry","subtype":"starting","session_id":"s","timestamp_ms":1,"attempt":1,"is_resume":false}`:                   adapter.Yes,
+		`{"type":"connection","subtype":"reconnected","session_id":"s","timestamp_ms":1}`:                                         adapter.Yes,
+		`{"type":"retry","subtype":"starting"}`: adapter.No,
 		// Claude Code's own lines.
 		`{"type":"system","subtype":"init","session_id":"s","tools":["Bash"],"model":"m"}`:                                 adapter.No,
 		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"total_cost_usd":0.1}`:       adapter.No,
