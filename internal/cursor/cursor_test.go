@@ -91,7 +91,7 @@ func TestToolResults(t *testing.T) {
 		call("failure", `{"failure":{"exitCode":1,"stdout":"","stderr":"bad"}}`)+
 		call("rejected", `{"rejected":{"reason":"user said no"}}`)+
 		call("rejectedcmd", `{"rejected":{"command":"git push","workingDirectory":"","reason":"Hook blocked with message: no\nsecond line","retry":{"after":2}}}`)+
-		call("rejectedbare", `{"rejected":{"reason":""}}`)+
+		call("rejectedbare", `{"rejected":{"workingDirectory":"/w","reason":""}}`)+
 		call("rejectedstr", `{"rejected":"denied"}`)+
 		call("errstr", `{"error":"spawn failed"}`)+
 		call("none", ``)+
@@ -120,7 +120,7 @@ func TestToolResults(t *testing.T) {
 		"failure":      {"error", "[exit code 1]\nbad"},
 		"rejected":     {"error", "rejected: user said no"},
 		"rejectedcmd":  {"error", "rejected: Hook blocked with message: no\nsecond line\ncommand: git push\nworkingDirectory: \"\"\nretry: {\"after\":2}"},
-		"rejectedbare": {"error", "rejected\nreason: \"\""},
+		"rejectedbare": {"error", "rejected (no reason given)\nworkingDirectory: /w"},
 		"rejectedstr":  {"error", "rejected: denied"},
 		"errstr":       {"error", "spawn failed"},
 		"none":         {"success", ""},

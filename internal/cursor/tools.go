@@ -116,9 +116,10 @@ func (a *Adapter) resultText(result jsonraw.Value) (dialog.Text, bool) {
 }
 
 // rejectedText renders a call the CLI refused to run (a hook or the user
-// said no): "rejected: " and the reason, then every other member of the
-// object, what was rejected, as "key: value", one per line. A string value
-// is written as it stands (an empty one as ""), any other as compact JSON.
+// said no): "rejected: " and the reason (or "rejected (no reason given)"
+// when it is empty), then every other member of the object, what was
+// rejected, as "key: value", one per line. A string value is written as it
+// stands (an empty one as ""), any other as compact JSON.
 func (a *Adapter) rejectedText(v jsonraw.Value) dialog.Text {
 	b := &a.lit
 	b.Reset()
@@ -128,12 +129,16 @@ func (a *Adapter) rejectedText(v jsonraw.Value) dialog.Text {
 		b.Lit(v.Lit())
 		return dialog.Lit(b.Literal())
 	}
-	if reason := v.Get("reason"); reason.IsString() && !reason.Lit().IsEmpty() {
+	switch reason := v.Get("reason"); {
+	case !reason.IsString():
+	case reason.Lit().IsEmpty():
+		b.Text(" (no reason given)") // headless runs without --force reject shell calls so
+	default:
 		b.Text(": ")
 		b.Lit(reason.Lit())
 	}
 	for m := v.Members(); m.Next(); {
-		if string(m.Key) == "reason" && m.Value.IsString() && !m.Value.Lit().IsEmpty() {
+		if string(m.Key) == "reason" && m.Value.IsString() {
 			continue // written first
 		}
 		b.Line()
