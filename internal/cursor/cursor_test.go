@@ -33,12 +33,17 @@ func TestModelFromArgs(t *testing.T) {
 
 func TestDetect(t *testing.T) {
 	adaptertest.Detects(t, Detect, map[string]adapter.Claim{
-		`{"type":"thinking","subtype":"delta","text":"x","session_id":"s","timestamp_ms":1}`:                                              adapter.Yes,
-		`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{},"session_id":"s"}`:                                          adapter.Yes,
-		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s","model_call_id":"m"}`:                           adapter.Yes,
-		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","request_id":"r"}`:                                        adapter.Yes,
-		`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`: adapter.Maybe,
-		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s"}`:                                               adapter.Maybe,
+		`{"type":"thinking","subtype":"delta","text":"x","session_id":"s","timestamp_ms":1}`:                    adapter.Yes,
+		`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{},"session_id":"s"}`:                adapter.Yes,
+		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s","model_call_id":"m"}`: adapter.Yes,
+		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","request_id":"r"}`:              adapter.Yes,
+		// Cursor's init has these members and no other; Claude Code's has tools,
+		// uuid or its version besides.
+		`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`:                           adapter.Yes,
+		`{"type":"system","subtype":"init","apiKeySource":"none","cwd":"/w","session_id":"s","model":"m","permissionMode":"default","claude_code_version":"2.1.0"}`: adapter.Maybe,
+		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`:                                                  adapter.Maybe,
+		`{"type":"system","subtype":"status","apiKeySource":"login","session_id":"s"}`:                                                                              adapter.Maybe,
+		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s"}`:                                                                         adapter.Maybe,
 		// A run that fails before the model answers has only these of its own.
 		`{"type":"connection","subtype":"reconnecting","session_id":"s","timestamp_ms":1,"attempt":1,"endpoint_url":"https://x"}`: adapter.Yes,
 		`{"type":"retry","subtype":"starting","session_id":"s","timestamp_ms":1,"attempt":1,"is_resume":false}`:                   adapter.Yes,
