@@ -31,14 +31,12 @@ func Format() adapter.Format {
 // cannot reach the model, its model_call_id and timestamp_ms, and a result
 // with a request_id are its own.
 func Detect(ev adapter.Event) adapter.Claim {
-	var typ, subtype, message jsonraw.Value
+	var typ, message jsonraw.Value
 	var own, session, claude, apiKeySource, other bool
 	for m := ev.Members(); m.Next(); {
 		switch string(m.Key) {
 		case "type":
 			typ = m.Value
-		case "subtype":
-			subtype = m.Value
 		case "message":
 			message = m.Value
 		case "session_id":
@@ -49,7 +47,7 @@ func Detect(ev adapter.Event) adapter.Claim {
 			claude = true
 		case "apiKeySource":
 			apiKeySource = true
-		case "cwd", "model", "permissionMode":
+		case "subtype", "cwd", "model", "permissionMode":
 		default:
 			other = true
 		}
@@ -60,7 +58,7 @@ func Detect(ev adapter.Event) adapter.Claim {
 	// Cursor's init has these members and no other (Claude Code's has its
 	// tools, uuid or version besides): a run that ends before the model
 	// answers (a usage limit, a kill) has no other line of its own.
-	if typ.Is("system") && subtype.Is("init") && session && apiKeySource && !other {
+	if apiKeySource && session && !other && typ.Is("system") && ev.Get("subtype").Is("init") {
 		return adapter.Yes
 	}
 	switch string(typ.Body()) {
