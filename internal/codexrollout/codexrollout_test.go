@@ -155,6 +155,8 @@ func TestToolSearch(t *testing.T) {
 		`{"timestamp":"2026-09-03T10:00:01.100Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"s1","status":"completed","execution":"client","tools":[{"type":"namespace","name":"mcp__browser","tools":[{"type":"function","name":"open"}]}]}}`,
 		`{"timestamp":"2026-09-03T10:00:02.000Z","type":"response_item","payload":{"type":"tool_search_call","call_id":"s2","status":"completed","execution":"client","arguments":{"query":"printer"}}}`,
 		`{"timestamp":"2026-09-03T10:00:02.100Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"s2","status":"failed","execution":"client","error":"search backend unavailable"}}`,
+		`{"timestamp":"2026-09-03T10:00:02.200Z","type":"response_item","payload":{"type":"tool_search_call","call_id":"s3","arguments":{"query":"mail"}}}`,
+		`{"timestamp":"2026-09-03T10:00:02.300Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"s3","output":"1 match"}}`,
 		`{"timestamp":"2026-09-03T10:00:03.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Opened."}]}}`,
 		`{"timestamp":"2026-09-03T10:00:03.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1"}}`,
 	}, "\n") + "\n"
@@ -164,6 +166,7 @@ func TestToolSearch(t *testing.T) {
 	assert.Contains(t, s, `"tool_id":"s1","name":"tool_search","status":"running","args":{"query":"browser","limit":8}`)
 	assert.Contains(t, s, `"tool_id":"s1","name":"tool_search","status":"success","result":"[{\"type\":\"namespace\",\"name\":\"mcp__browser\",\"tools\":[{\"type\":\"function\",\"name\":\"open\"}]}]"`)
 	assert.Contains(t, s, `"tool_id":"s2","name":"tool_search","status":"error","error":"search backend unavailable"`)
+	assert.Contains(t, s, `"tool_id":"s3","name":"tool_search","status":"success","result":"1 match"`)
 	assert.NotContains(t, s, "before the tool call returned")
 	assert.Contains(t, s, `"type":"complete","status":"success"`)
 }

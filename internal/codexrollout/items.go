@@ -294,21 +294,27 @@ func (a *Adapter) outputCall(id string) *call {
 
 // toolSearchOutput answers a tool_search_call (0.148 on): the tools it
 // found, as compact JSON (names, descriptions and schemas: nothing left
-// out), or, when the search failed, its error.
+// out), or an output text if it has one, or, when the search failed, its
+// error.
 func (a *Adapter) toolSearchOutput(p jsonraw.Value) {
-	if p.Get("output").Exists() {
-		a.callOutput(p)
-		return
-	}
 	c := a.outputCall(callID(p))
 	failed := p.Get("status").Is("failed")
 	var out dialog.Text
-	if e := p.Get("error"); failed && e.IsString() && !e.Lit().IsEmpty() {
+	compact := func(v jsonraw.Value) dialog.Text {
+		a.buf = jsonraw.AppendCompact(a.buf[:0], v)
+		return dialog.Plain(string(a.buf))
+	}
+	e, output, tools := p.Get("error"), p.Get("output"), p.Get("tools")
+	switch {
+	case failed && e.IsString() && !e.Lit().IsEmpty():
 		out = dialog.Lit(e.Lit())
-	} else if tools := p.Get("tools"); tools.Exists() {
-		a.buf = jsonraw.AppendCompact(a.buf[:0], tools)
-		out = dialog.Plain(string(a.buf))
-	} else if failed {
+	case output.IsString():
+		out = dialog.Lit(output.Lit())
+	case output.Exists():
+		out = compact(output)
+	case tools.Exists():
+		out = compact(tools)
+	case failed:
 		out = dialog.Plain("[failed]")
 	}
 	a.finish(c, out, failed)
