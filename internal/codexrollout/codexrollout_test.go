@@ -141,3 +141,32 @@ func TestOutputImages(t *testing.T) {
 	}
 	assert.Equal(t, []string{"dot.png\n\n![image/png 73 bytes](data:image/png;base64," + png + ")", "[image]"}, results)
 }
+
+// TestToolSearch: Codex's tool discovery (0.148 on) is a tool_search_call
+// and a tool_search_output with the same call_id; the output carries the
+// tools found (no "output" text), and is the call's result, so the call
+// does not read as cut off when its turn ends.
+func TestToolSearch(t *testing.T) {
+	in := strings.Join([]string{
+		`{"timestamp":"2026-09-03T10:00:00.000Z","type":"session_meta","payload":{"id":"x","cwd":"/w","cli_version":"0.150.1"}}`,
+		`{"timestamp":"2026-09-03T10:00:00.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"timestamp":"2026-09-03T10:00:00.200Z","type":"event_msg","payload":{"type":"user_message","message":"open the page"}}`,
+		`{"timestamp":"2026-09-03T10:00:01.000Z","type":"response_item","payload":{"type":"tool_search_call","call_id":"s1","status":"completed","execution":"client","arguments":{"query":"browser","limit":8}}}`,
+		`{"timestamp":"2026-09-03T10:00:01.100Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"s1","status":"completed","execution":"client","tools":[{"type":"namespace","name":"mcp__browser","tools":[{"type":"function","name":"open"}]}]}}`,
+		`{"timestamp":"2026-09-03T10:00:02.000Z","type":"response_item","payload":{"type":"tool_search_call","call_id":"s2","status":"completed","execution":"client","arguments":{"query":"printer"}}}`,
+		`{"timestamp":"2026-09-03T10:00:02.100Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"s2","status":"failed","execution":"client","error":"search backend unavailable"}}`,
+		`{"timestamp":"2026-09-03T10:00:02.200Z","type":"response_item","payload":{"type":"tool_search_call","call_id":"s3","arguments":{"query":"mail"}}}`,
+		`{"timestamp":"2026-09-03T10:00:02.300Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"s3","output":"1 match"}}`,
+		`{"timestamp":"2026-09-03T10:00:03.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Opened."}]}}`,
+		`{"timestamp":"2026-09-03T10:00:03.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1"}}`,
+	}, "\n") + "\n"
+	out := adaptertest.Convert(t, Format(), bytes.NewReader([]byte(in)))
+	adaptertest.RequireValid(t, out)
+	s := string(out)
+	assert.Contains(t, s, `"tool_id":"s1","name":"tool_search","status":"running","args":{"query":"browser","limit":8}`)
+	assert.Contains(t, s, `"tool_id":"s1","name":"tool_search","status":"success","result":"[{\"type\":\"namespace\",\"name\":\"mcp__browser\",\"tools\":[{\"type\":\"function\",\"name\":\"open\"}]}]"`)
+	assert.Contains(t, s, `"tool_id":"s2","name":"tool_search","status":"error","error":"search backend unavailable"`)
+	assert.Contains(t, s, `"tool_id":"s3","name":"tool_search","status":"success","result":"1 match"`)
+	assert.NotContains(t, s, "before the tool call returned")
+	assert.Contains(t, s, `"type":"complete","status":"success"`)
+}

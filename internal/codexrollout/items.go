@@ -55,6 +55,8 @@ func (a *Adapter) responseItem(p jsonraw.Value) {
 		a.webSearch(p)
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		a.callOutput(p)
+	case "tool_search_output":
+		a.toolSearchOutput(p)
 	case "ghost_snapshot", "compaction", "compaction_summary", "other":
 		// undo points and the like: nothing to show
 		a.w.Skip("", dialog.SkipNoContent)
@@ -249,21 +251,7 @@ func (a *Adapter) searchText(action jsonraw.Value) dialog.Text {
 
 // callOutput ends a call with its output.
 func (a *Adapter) callOutput(p jsonraw.Value) {
-	id := callID(p)
-	c := a.open[id]
-	if c == nil {
-		// An output whose call is not in the file (cut, or replayed away):
-		// shown as a call of its own.
-		a.entry()
-		c = &call{id: id, name: "tool"}
-		if id == "" {
-			c.id = "call"
-		}
-		a.open[c.id] = c
-		a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name})
-	} else {
-		a.entry()
-	}
+	c := a.outputCall(callID(p))
 	o := a.outputText(p.Get("output"))
 	if c.hasExit {
 		o.code, o.hasCode, o.shown = c.exit, true, o.shown && o.code == c.exit
@@ -286,6 +274,50 @@ func (a *Adapter) callOutput(p jsonraw.Value) {
 		o.text = dialog.Lit(b.Literal())
 	}
 	a.finish(c, o.text, isErr)
+}
+
+// outputCall is the open call an output answers. An output whose call is
+// not in the file (cut, or replayed away) is shown as a call of its own.
+func (a *Adapter) outputCall(id string) *call {
+	a.entry()
+	c := a.open[id]
+	if c == nil {
+		c = &call{id: id, name: "tool"}
+		if id == "" {
+			c.id = "call"
+		}
+		a.open[c.id] = c
+		a.w.ToolStart(dialog.ToolCall{ID: c.id, Name: c.name})
+	}
+	return c
+}
+
+// toolSearchOutput answers a tool_search_call (0.148 on): the tools it
+// found, as compact JSON (names, descriptions and schemas: nothing left
+// out), or an output text if it has one, or, when the search failed, its
+// error.
+func (a *Adapter) toolSearchOutput(p jsonraw.Value) {
+	c := a.outputCall(callID(p))
+	failed := p.Get("status").Is("failed")
+	var out dialog.Text
+	compact := func(v jsonraw.Value) dialog.Text {
+		a.buf = jsonraw.AppendCompact(a.buf[:0], v)
+		return dialog.Plain(string(a.buf))
+	}
+	e, output, tools := p.Get("error"), p.Get("output"), p.Get("tools")
+	switch {
+	case failed && e.IsString() && !e.Lit().IsEmpty():
+		out = dialog.Lit(e.Lit())
+	case output.IsString():
+		out = dialog.Lit(output.Lit())
+	case output.Exists():
+		out = compact(output)
+	case tools.Exists():
+		out = compact(tools)
+	case failed:
+		out = dialog.Plain("[failed]")
+	}
+	a.finish(c, out, failed)
 }
 
 // callResult is what a call's output says.

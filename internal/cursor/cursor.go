@@ -25,12 +25,14 @@ func Format() adapter.Format {
 }
 
 // Detect says whether an event is Cursor's. Its system/init, user,
-// assistant and result lines look like Claude Code's (Maybe); thinking
-// and tool_call events, its model_call_id and timestamp_ms, and a result
+// assistant and result lines look like Claude Code's (Maybe) unless their
+// members say otherwise; thinking
+// and tool_call events, the connection and retry events of a run that
+// cannot reach the model, its model_call_id and timestamp_ms, and a result
 // with a request_id are its own.
 func Detect(ev adapter.Event) adapter.Claim {
 	var typ, message jsonraw.Value
-	var own, session, claude bool
+	var own, session, claude, apiKeySource, other bool
 	for m := ev.Members(); m.Next(); {
 		switch string(m.Key) {
 		case "type":
@@ -43,13 +45,24 @@ func Detect(ev adapter.Event) adapter.Claim {
 			own = true
 		case "tools", "uuid", "parent_tool_use_id", "num_turns", "total_cost_usd":
 			claude = true
+		case "apiKeySource":
+			apiKeySource = true
+		case "subtype", "cwd", "model", "permissionMode":
+		default:
+			other = true
 		}
 	}
 	if claude {
 		return adapter.No
 	}
+	// Cursor's init has these members and no other (Claude Code's has its
+	// tools, uuid or version besides): a run that ends before the model
+	// answers (a usage limit, a kill) has no other line of its own.
+	if apiKeySource && session && !other && typ.Is("system") && ev.Get("subtype").Is("init") {
+		return adapter.Yes
+	}
 	switch string(typ.Body()) {
-	case "thinking", "tool_call", "interaction_query":
+	case "thinking", "tool_call", "interaction_query", "connection", "retry":
 		if session || own {
 			return adapter.Yes
 		}

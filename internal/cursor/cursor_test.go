@@ -33,12 +33,22 @@ func TestModelFromArgs(t *testing.T) {
 
 func TestDetect(t *testing.T) {
 	adaptertest.Detects(t, Detect, map[string]adapter.Claim{
-		`{"type":"thinking","subtype":"delta","text":"x","session_id":"s","timestamp_ms":1}`:                                              adapter.Yes,
-		`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{},"session_id":"s"}`:                                          adapter.Yes,
-		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s","model_call_id":"m"}`:                           adapter.Yes,
-		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","request_id":"r"}`:                                        adapter.Yes,
-		`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`: adapter.Maybe,
-		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s"}`:                                               adapter.Maybe,
+		`{"type":"thinking","subtype":"delta","text":"x","session_id":"s","timestamp_ms":1}`:                    adapter.Yes,
+		`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{},"session_id":"s"}`:                adapter.Yes,
+		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s","model_call_id":"m"}`: adapter.Yes,
+		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","request_id":"r"}`:              adapter.Yes,
+		// Cursor's init has these members and no other; Claude Code's has tools,
+		// uuid or its version besides.
+		`{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`:                           adapter.Yes,
+		`{"type":"system","subtype":"init","apiKeySource":"none","cwd":"/w","session_id":"s","model":"m","permissionMode":"default","claude_code_version":"2.1.0"}`: adapter.Maybe,
+		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}`:                                                  adapter.Maybe,
+		`{"type":"system","subtype":"status","apiKeySource":"login","session_id":"s"}`:                                                                              adapter.Maybe,
+		`{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s"}`:                                                                         adapter.Maybe,
+		// A run that fails before the model answers has only these of its own.
+		`{"type":"connection","subtype":"reconnecting","session_id":"s","timestamp_ms":1,"attempt":1,"endpoint_url":"https://x"}`: adapter.Yes,
+		`{"type":"retry","subtype":"starting","session_id":"s","timestamp_ms":1,"attempt":1,"is_resume":false}`:                   adapter.Yes,
+		`{"type":"connection","subtype":"reconnected","session_id":"s","timestamp_ms":1}`:                                         adapter.Yes,
+		`{"type":"retry","subtype":"starting"}`: adapter.No,
 		// Claude Code's own lines.
 		`{"type":"system","subtype":"init","session_id":"s","tools":["Bash"],"model":"m"}`:                                 adapter.No,
 		`{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"total_cost_usd":0.1}`:       adapter.No,
@@ -85,6 +95,9 @@ func TestToolResults(t *testing.T) {
 		call("exitstr", `{"success":{"exitCode":"0","stdout":"s"}}`)+
 		call("failure", `{"failure":{"exitCode":1,"stdout":"","stderr":"bad"}}`)+
 		call("rejected", `{"rejected":{"reason":"user said no"}}`)+
+		call("rejectedcmd", `{"rejected":{"command":"git push","workingDirectory":"","reason":"Hook blocked with message: no\nsecond line","retry":{"after":2}}}`)+
+		call("rejectedbare", `{"rejected":{"workingDirectory":"/w","reason":""}}`)+
+		call("rejectedstr", `{"rejected":"denied"}`)+
 		call("errstr", `{"error":"spawn failed"}`)+
 		call("none", ``)+
 		`{"type":"result","subtype":"success","is_error":false,"session_id":"s"}
@@ -105,14 +118,17 @@ func TestToolResults(t *testing.T) {
 		return ""
 	}
 	want := map[string][2]string{
-		"ok":       {"success", "out"},
-		"exit2":    {"error", "[exit code 2]\nboom"},
-		"exitnull": {"error", "[exit code none]\npartial"},
-		"exitstr":  {"error", "[exit code none]\ns"},
-		"failure":  {"error", "[exit code 1]\nbad"},
-		"rejected": {"error", `{"reason":"user said no"}`},
-		"errstr":   {"error", "spawn failed"},
-		"none":     {"success", ""},
+		"ok":           {"success", "out"},
+		"exit2":        {"error", "[exit code 2]\nboom"},
+		"exitnull":     {"error", "[exit code none]\npartial"},
+		"exitstr":      {"error", "[exit code none]\ns"},
+		"failure":      {"error", "[exit code 1]\nbad"},
+		"rejected":     {"error", "rejected: user said no"},
+		"rejectedcmd":  {"error", "rejected: Hook blocked with message: no\nsecond line\ncommand: git push\nworkingDirectory: \"\"\nretry: {\"after\":2}"},
+		"rejectedbare": {"error", "rejected (no reason given)\nworkingDirectory: /w"},
+		"rejectedstr":  {"error", "rejected: denied"},
+		"errstr":       {"error", "spawn failed"},
+		"none":         {"success", ""},
 	}
 	require.Len(t, ends, len(want))
 	for id, w := range want {

@@ -93,6 +93,7 @@ func snake(s string) string {
 // an empty success.
 func (a *Adapter) resultText(result jsonraw.Value) (dialog.Text, bool) {
 	var success, other jsonraw.Value
+	rejected := false
 	for m := result.Members(); m.Next(); {
 		switch {
 		case string(m.Key) == "success":
@@ -100,15 +101,57 @@ func (a *Adapter) resultText(result jsonraw.Value) (dialog.Text, bool) {
 		case string(m.Key) == "isBackground":
 		case !other.Exists() && (m.Value.IsObject() || m.Value.IsString()):
 			other = m.Value
+			rejected = string(m.Key) == "rejected"
 		}
 	}
 	switch {
 	case success.Exists():
 		return a.outputText(success, false)
+	case rejected:
+		return a.rejectedText(other), true
 	case other.Exists():
 		return a.outputText(other, true)
 	}
 	return dialog.Text{}, false
+}
+
+// rejectedText renders a call the CLI refused to run (a hook or the user
+// said no): "rejected: " and the reason (or "rejected (no reason given)"
+// when it is empty), then every other member of the object, what was
+// rejected, as "key: value", one per line. A string value is written as it
+// stands (an empty one as ""), any other as compact JSON.
+func (a *Adapter) rejectedText(v jsonraw.Value) dialog.Text {
+	b := &a.lit
+	b.Reset()
+	b.Text("rejected")
+	if v.IsString() {
+		b.Text(": ")
+		b.Lit(v.Lit())
+		return dialog.Lit(b.Literal())
+	}
+	switch reason := v.Get("reason"); {
+	case !reason.IsString():
+	case reason.Lit().IsEmpty():
+		b.Text(" (no reason given)") // headless runs without --force reject shell calls so
+	default:
+		b.Text(": ")
+		b.Lit(reason.Lit())
+	}
+	for m := v.Members(); m.Next(); {
+		if string(m.Key) == "reason" && m.Value.IsString() {
+			continue // written first
+		}
+		b.Line()
+		b.Lit(m.KeyLit())
+		b.Text(": ")
+		if m.Value.IsString() && !m.Value.Lit().IsEmpty() {
+			b.Lit(m.Value.Lit())
+			continue
+		}
+		a.tmp = jsonraw.AppendCompact(a.tmp[:0], m.Value)
+		b.Text(string(a.tmp))
+	}
+	return dialog.Lit(b.Literal())
 }
 
 // outputText renders a result object as text: a shell's stdout and
