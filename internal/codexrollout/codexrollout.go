@@ -99,10 +99,12 @@ type call struct {
 }
 
 // held is a user turn kept until it can be written: its text (a JSON
-// string literal, copied) and the time of its line.
+// string literal, copied) and the time of its line. afterEnd: a turn's
+// ending came before it, whose notice goes before it.
 type held struct {
-	lit []byte
-	ts  time.Time
+	lit      []byte
+	ts       time.Time
+	afterEnd bool
 }
 
 // ending is how the last turn ended.
@@ -121,6 +123,7 @@ type Adapter struct {
 
 	lineTS time.Time // the current line's time
 	hasTS  bool
+	at     time.Time // the time last given to the writer
 
 	// session
 	metaSeen, metaDone bool
@@ -153,7 +156,8 @@ type Adapter struct {
 	turnActive   bool
 	end          ending
 	endMsg       string
-	lastIsAnswer bool // the last model output was a message
+	endTS        time.Time // the time of the line that ended it (zero: none given)
+	lastIsAnswer bool      // the last model output was a message
 	anyOutput    bool
 	boundary     bool
 	turns        int
@@ -206,7 +210,7 @@ func (a *Adapter) Event(ev adapter.Event) error {
 	ev.Pick([]string{"type", "payload", "timestamp"}, &typ, &payload, &ts)
 	a.records++
 	if t, ok := adapter.Time(ts); ok {
-		a.w.SourceTime(t)
+		a.setTime(t)
 		a.lineTS, a.hasTS = t, true
 	}
 	kind := typ.Body()
@@ -358,7 +362,7 @@ func (a *Adapter) ensureMeta() {
 		// init takes the time of the first turn, not of the line that
 		// named the model.
 		if t, ok := heldTime(a.waiting[0]); ok {
-			a.w.SourceTime(t)
+			a.setTime(t)
 		}
 	}
 	a.w.Meta(dialog.Meta{Model: a.model, CWD: a.cwd, Agent: Agent})
@@ -375,8 +379,14 @@ func heldTime(h held) (time.Time, bool) { return h.ts, !h.ts.IsZero() }
 // restoreTime sets the writer's time back to the current line's.
 func (a *Adapter) restoreTime() {
 	if a.hasTS {
-		a.w.SourceTime(a.lineTS)
+		a.setTime(a.lineTS)
 	}
+}
+
+// setTime gives the writer the time of the entries that follow.
+func (a *Adapter) setTime(t time.Time) {
+	a.w.SourceTime(t)
+	a.at = t
 }
 
 // entry is called before an entry other than a prompt is written.
@@ -446,7 +456,7 @@ func (a *Adapter) eventMsg(p jsonraw.Value) {
 		a.taskEvents = true
 		a.closeOpen("the turn ended before the tool call returned")
 		a.turnActive = false
-		a.end, a.endMsg = endComplete, ""
+		a.end, a.endMsg, a.endTS = endComplete, "", a.lineTime()
 		if e := p.Get("error"); e.Exists() && !e.IsNull() {
 			a.end = endFailed
 			a.endMsg = e.Get("message").Str()
@@ -461,7 +471,7 @@ func (a *Adapter) eventMsg(p jsonraw.Value) {
 		a.settleUser()
 		a.closeOpen("the turn was aborted before the tool call returned")
 		a.turnActive = false
-		a.end = endAborted
+		a.end, a.endTS = endAborted, a.lineTime()
 		a.endMsg = "turn aborted"
 		if r := p.Get("reason").Str(); r != "" {
 			a.endMsg += " (" + r + ")"
@@ -510,15 +520,41 @@ func (a *Adapter) eventMsg(p jsonraw.Value) {
 
 // newTurn is called when a turn starts: the previous turn's ending stops
 // being the dialog's; a failure or an abort stays visible as a warning.
+// The ending is cleared first: writing the warning can write held turns,
+// which start a turn too.
 func (a *Adapter) newTurn() {
-	switch a.end {
+	end, msg, ts := a.end, a.endMsg, a.endTS
+	a.end, a.endMsg, a.endTS = endNone, "", time.Time{}
+	switch end {
 	case endFailed:
-		a.notice("turn failed: " + a.endMsg)
+		a.endNotice("turn failed: "+msg, ts)
 	case endAborted:
-		a.notice(a.endMsg)
+		a.endNotice(msg, ts)
 	}
-	a.end, a.endMsg = endNone, ""
 	a.boundary = true
+}
+
+// endNotice writes the warning of an earlier turn's ending, where the next
+// turn starts but with the time of the line that ended it (ts, zero when
+// none was given), then gives the writer its time back (the next turn's).
+func (a *Adapter) endNotice(text string, ts time.Time) {
+	a.entry() // held turns first, at their own times
+	if ts.IsZero() {
+		a.notice(text)
+		return
+	}
+	resume := a.at
+	a.setTime(ts)
+	a.notice(text)
+	a.setTime(resume)
+}
+
+// lineTime is the time of the current line, zero when no line gave one.
+func (a *Adapter) lineTime() time.Time {
+	if !a.hasTS {
+		return time.Time{}
+	}
+	return a.lineTS
 }
 
 // itemCompleted reads Codex's own record of a finished item (0.149 on):

@@ -119,7 +119,7 @@ func (a *Adapter) settleUser() {
 	a.candidates = nil
 	for _, h := range cs {
 		if t, ok := heldTime(h); ok {
-			a.w.SourceTime(t)
+			a.setTime(t)
 		}
 		v, _ := jsonraw.Parse(h.lit)
 		a.prompt(v.Lit())
@@ -148,7 +148,9 @@ func (a *Adapter) prompt(l jsonraw.Literal) {
 	a.promptOpen, a.lastPrompt = true, h
 	a.compacted = false
 	if !a.metaDone {
-		a.waiting = append(a.waiting, a.hold(l))
+		turn := a.hold(l)
+		turn.afterEnd = a.end != endNone
+		a.waiting = append(a.waiting, turn)
 		a.w.Hold()
 		return
 	}
@@ -158,9 +160,13 @@ func (a *Adapter) prompt(l jsonraw.Literal) {
 // writeHeld writes a turn that waited for init.
 func (a *Adapter) writeHeld(h held) {
 	if t, ok := heldTime(h); ok {
-		a.w.SourceTime(t)
+		a.setTime(t)
 	}
 	v, _ := jsonraw.Parse(h.lit)
+	if !h.afterEnd {
+		a.writeTurn(dialog.Lit(v.Lit())) // the ending, if any, came after it
+		return
+	}
 	a.write(dialog.Lit(v.Lit()))
 }
 
@@ -171,6 +177,11 @@ func (a *Adapter) write(t dialog.Text) {
 	if a.end != endNone {
 		a.newTurn()
 	}
+	a.writeTurn(t)
+}
+
+// writeTurn writes a user turn, the last turn's ending settled.
+func (a *Adapter) writeTurn(t dialog.Text) {
 	a.boundary = true
 	if !a.prompted && !a.body {
 		a.prompted = true
