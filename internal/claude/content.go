@@ -120,6 +120,17 @@ func (l *Parts) addBlock(el jsonraw.Value) {
 		}
 	case "document":
 		l.AddMedia(typ.Lit(), el.Get("source"))
+	case "tool_reference":
+		// A ToolSearch result: each block names a tool it loaded, as
+		// [tool_reference WebSearch]; without a name it is the placeholder.
+		if name := el.Get("tool_name").Lit(); !name.IsEmpty() {
+			l.sep()
+			l.b.Text("[tool_reference ")
+			l.b.Lit(name)
+			l.b.Byte(']')
+			return
+		}
+		l.addObject(el)
 	default:
 		l.addObject(el)
 	}
