@@ -216,7 +216,9 @@ func (c conversions) convertSourceText(ctx context.Context, src inputs.Source, s
 	if err != nil {
 		return nil, err
 	}
-	s.Writer.Saved = true
+	// A pipe on standard input is live, as for convert: its entries are
+	// drawn as they come, never held for a time a later line may give.
+	s.Writer.Saved = src.Saved()
 	result := make(chan error, 1)
 	go func() {
 		_, err := convert.New(s).Run(ctx)

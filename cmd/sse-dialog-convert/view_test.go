@@ -132,7 +132,30 @@ func (w chanWriter) Write(p []byte) (int, error) {
 func TestViewDrawsAsItReads(t *testing.T) {
 	raw, err := os.ReadFile("../../testdata/view/showcase.dialog.jsonl")
 	require.NoError(t, err)
-	lines := bytes.SplitAfter(raw, []byte("\n"))
+	// init, prompt, thinking written: the rest waits
+	seen := viewDrawsBeforeTheRest(t, bytes.SplitAfter(raw, []byte("\n")), 3, "✱ thinking")
+	assert.Contains(t, seen, "■ success")
+}
+
+// TestViewDrawsAnUntimedStreamAsItReads: a transcript on standard input
+// whose lines carry no time (Claude Code's stream-json of old) is live:
+// its entries are drawn as they come, not held for a time that a later
+// line might give.
+func TestViewDrawsAnUntimedStreamAsItReads(t *testing.T) {
+	lines := [][]byte{
+		[]byte(`{"type":"system","subtype":"init","session_id":"s1","model":"claude-test","tools":["Bash"],"cwd":"/w"}` + "\n"),
+		[]byte(`{"type":"assistant","message":{"id":"m1","role":"assistant","model":"claude-test","content":[{"type":"text","text":"hello from a live pipe"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":4}},"session_id":"s1"}` + "\n"),
+		[]byte(`{"type":"result","subtype":"success","is_error":false,"duration_ms":5,"num_turns":1,"result":"hello from a live pipe","session_id":"s1","usage":{"input_tokens":3,"output_tokens":4}}` + "\n"),
+	}
+	seen := viewDrawsBeforeTheRest(t, lines, 2, "hello from a live pipe")
+	assert.Contains(t, seen, "■ success")
+}
+
+// viewDrawsBeforeTheRest runs view on standard input, writes lines[:wait],
+// and fails unless want is drawn before the rest is written; it returns
+// all that view drew once its input ended.
+func viewDrawsBeforeTheRest(t *testing.T, lines [][]byte, wait int, want string) string {
+	t.Helper()
 	pr, pw := io.Pipe()
 	out := make(chanWriter, 1000)
 	done := make(chan error, 1)
@@ -143,7 +166,7 @@ func TestViewDrawsAsItReads(t *testing.T) {
 	rest := make(chan struct{})
 	go func() { // the writer never blocks the test: a view that stopped fails it below
 		for i, l := range lines {
-			if i == 3 { // init, prompt, thinking written: the rest waits
+			if i == wait {
 				<-rest
 			}
 			if _, err := pw.Write(l); err != nil {
@@ -154,7 +177,7 @@ func TestViewDrawsAsItReads(t *testing.T) {
 	}()
 	var seen strings.Builder
 	timeout := time.After(10 * time.Second) // a hang fails; no measure
-	for !strings.Contains(seen.String(), "✱ thinking") {
+	for !strings.Contains(seen.String(), want) {
 		select {
 		case s := <-out:
 			seen.WriteString(s)
@@ -175,7 +198,7 @@ func TestViewDrawsAsItReads(t *testing.T) {
 	for s := range out {
 		seen.WriteString(s)
 	}
-	assert.Contains(t, seen.String(), "■ success")
+	return seen.String()
 }
 
 // TestViewWriteErrorIsNoReadError: a view that cannot be written says so,
