@@ -54,6 +54,9 @@ type convertOptions struct {
 	stats          string // --stats (stats.go): "", text or json
 }
 
+// minMaxBytes is the smallest --max-bytes but 0 (no budget).
+const minMaxBytes = 16 << 10
+
 func (o *convertOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "", "write the dialog to `PATH` (- for stdout; default $SSE_ARCHIVE/dialog.jsonl, else /tmp/sse-archive/dialog.jsonl)")
@@ -96,6 +99,10 @@ func (o *convertOptions) writerOptions() (dialog.Options, error) {
 		return opt, cli.Usagef("--max-bytes cannot be negative (0 turns the budget off)")
 	case o.maxBytes == 0:
 		opt.MaxBytes = -1
+	case o.maxBytes < minMaxBytes:
+		// Under it the closing entries alone may not fit, and the writer
+		// would then blame the entries' ids and names for the overrun.
+		return opt, cli.Usagef("--max-bytes is at least 16k (the dialog's closing entries need a few KiB); 0 turns the budget off")
 	default:
 		opt.MaxBytes = o.maxBytes
 	}
