@@ -2,8 +2,11 @@ package dialog
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -178,4 +181,75 @@ func TestWriterHoldIsBounded(t *testing.T) {
 	assert.Less(t, maxHeld, maxHeldEntries*1100)
 	assert.False(t, w.holding)
 	assert.Nil(t, w.held)
+}
+
+// Random runs of a saved input's calls, times given late or never, under
+// budgets small and none, built in place or not: every dialog is valid
+// (seq from 0 by 1, ts never decreasing, every call ended once), no
+// placeholder reaches it, and the budget counts what was written.
+func TestWriterHoldRandomRuns(t *testing.T) {
+	png := Image{Media: "image/png", Data: []byte(pixelPNG)}
+	for seed := range 300 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		var out bytes.Buffer
+		opt := Options{Clock: pinned, Saved: true, MaxBytes: []int64{-1, 8 << 10, 16 << 10, 64 << 10}[seed%4]}
+		var s *sink.Sink
+		var w *Writer
+		if seed%3 == 0 {
+			s = sink.New(&out, 1+rng.IntN(4096))
+			w = NewWriter(s, opt)
+		} else {
+			w = NewWriter(&out, opt)
+		}
+		timedFrom := rng.IntN(200)
+		var open []string
+		for i := range rng.IntN(300) {
+			w.BeginLine()
+			if i >= timedFrom && rng.IntN(3) > 0 {
+				w.SourceTime(time.Date(2026, 9, 6, 17, 0, i, 0, time.UTC))
+			}
+			switch rng.IntN(6) {
+			case 0:
+				w.Message(Message{Content: Plain(strings.Repeat("m", rng.IntN(2000)))})
+			case 1:
+				w.Message(Message{Content: Plain("see"), Images: []Image{png}})
+			case 2:
+				id := "c" + strconv.Itoa(i)
+				w.ToolStart(ToolCall{ID: id, Name: "Bash", Args: rawArgs(`{"command":"` + strings.Repeat("a", rng.IntN(500)) + `"}`)})
+				open = append(open, id)
+			case 3:
+				if len(open) > 0 {
+					k := rng.IntN(len(open))
+					w.ToolEnd(ToolResult{ID: open[k], Output: Plain(strings.Repeat("r", rng.IntN(3000))), Images: []Image{png}[:rng.IntN(2)]})
+					open = append(open[:k], open[k+1:]...)
+				}
+			case 4:
+				w.UserPrompt(Plain("again"))
+			case 5:
+				w.Thinking(Plain("hmm"), "")
+			}
+		}
+		var ending *Ending
+		if seed%5 == 0 {
+			ending = &Ending{Status: StatusTimeout, Reason: "signal"}
+		}
+		require.NoError(t, w.Close(Summary{Status: StatusSuccess}, ending), "seed %d", seed)
+		if s != nil {
+			require.NoError(t, s.Flush())
+		}
+		require.NotContains(t, out.String(), heldTS, "seed %d", seed)
+		es := entries(t, out.Bytes())
+		require.Equal(t, w.Entries(), len(es), "seed %d", seed)
+		require.Equal(t, int64(out.Len()), w.budget.written, "seed %d", seed)
+		if opt.MaxBytes > 0 && !strings.Contains(out.String(), "is over its budget") {
+			require.LessOrEqual(t, int64(out.Len()), opt.MaxBytes, "seed %d", seed)
+		}
+		if es[0]["data"].(map[string]any)["clock"] == ClockSource {
+			// Entries held before the first time take the source's, never
+			// the conversion's.
+			for _, e := range es {
+				require.NotEqual(t, "2026-01-02T03:04:05.000Z", e["ts"], "seed %d", seed)
+			}
+		}
+	}
 }
