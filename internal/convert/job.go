@@ -381,7 +381,11 @@ func (j *Job) readSize() int {
 // The counts are of the files' bytes, before decompression, so that they
 // compare with their sizes. What may still wait in a buffer counts as
 // unread: the fraction stays below 1 while a buffer may still hold
-// entries. A saved file's read-ahead (the job's read buffer) is added to
+// entries. Once more is read of a file than its size when counted (a
+// session still being written), the rest's size is unknown: the fraction
+// is 0, which projects nothing, and the budget paces the rest as a
+// stream's (a fraction held at 1 would let each entry take all that is
+// left, and the entries at the end be left out). A saved file's read-ahead (the job's read buffer) is added to
 // its size; a session's (its files' buffers) is taken off what was read,
 // since a session may fill many buffers at once (one per subagent's file)
 // before its first entry. A session's file has one buffer ahead, which
@@ -392,7 +396,7 @@ func (j *Job) countInputs() func() float64 {
 	if j.feed != nil || len(j.inputs) == 0 {
 		return nil
 	}
-	var total int64
+	var total, sizes int64
 	var sessions []adapter.ReadCounter
 	for _, in := range j.inputs {
 		if rc, ok := in.R.(adapter.ReadCounter); ok && !in.Stream {
@@ -403,6 +407,7 @@ func (j *Job) countInputs() func() float64 {
 			return nil
 		}
 		total += in.Info.Size() + frame.DefaultReadSize
+		sizes += in.Info.Size()
 	}
 	read := new(atomic.Int64)
 	for _, in := range j.inputs {
@@ -412,10 +417,15 @@ func (j *Job) countInputs() func() float64 {
 	}
 	return func() float64 {
 		done, all := read.Load(), total
+		if done > sizes {
+			return 0 // a file that grew since it was counted: its size is unknown now
+		}
 		for _, s := range sessions {
 			n, size, ahead := s.ReadCount()
-			// min: a file that grew since it was counted.
-			done += max(0, min(n, size)-ahead)
+			if n > size {
+				return 0 // as above
+			}
+			done += max(0, n-ahead)
 			all += size
 		}
 		if all <= 0 {
