@@ -1,6 +1,7 @@
 package atif
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -58,4 +59,27 @@ func TestMultiStepAggregateCountsMismatch(t *testing.T) {
 	prompts := adaptertest.OfType(es, "prompt")
 	require.NotEmpty(t, prompts)
 	assert.Equal(t, "Write the report", prompts[0].Content)
+}
+
+// TestJobFolderMultiStepTrial: in a job folder, a multi-step trial is one
+// dialog, its aggregate (<trial>/agent/trajectory.json); the steps' own
+// trajectories (<trial>/steps/<name>/agent/trajectory.json) hold the same
+// steps again and are not converted a second time. A step trajectory
+// whose trial has no aggregate is still converted.
+func TestJobFolderMultiStepTrial(t *testing.T) {
+	jobs := t.TempDir()
+	step := `{"schema_version":"ATIF-v1.7","agent":{"name":"openclaw","version":"unknown"},"steps":[{"step_id":1,"source":"user","message":"go"}]}`
+	writeFile(t, jobs, "job/multi/agent/trajectory.json", multiStepDoc)
+	writeFile(t, jobs, "job/multi/result.json", `{}`)
+	writeFile(t, jobs, "job/multi/steps/report/agent/trajectory.json", step)
+	writeFile(t, jobs, "job/multi/steps/setup/agent/trajectory.json", step)
+	writeFile(t, jobs, "job/lone/steps/only/agent/trajectory.json", step)
+	inputs, ok, err := Inputs(jobs)
+	require.NoError(t, err)
+	require.True(t, ok)
+	var names []string
+	for _, in := range inputs {
+		names = append(names, in.Name)
+	}
+	assert.Equal(t, []string{filepath.Join(jobs, "job", "lone", "steps", "only"), filepath.Join(jobs, "job", "multi")}, names)
 }
