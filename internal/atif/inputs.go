@@ -16,11 +16,13 @@ import (
 )
 
 // The names Harbor gives the files of a trial: <trial>/agent/trajectory.json
-// and <trial>/result.json.
+// and <trial>/result.json; a multi-step trial's steps are in
+// <trial>/steps/<name>/.
 const (
 	trajectoryName = "trajectory.json"
 	agentDir       = "agent"
 	resultName     = "result.json"
+	stepsDir       = "steps"
 )
 
 // maxDocument bounds one file read whole: a trajectory, a subagent's, a
@@ -59,7 +61,7 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 	// input: the other trials still convert.
 	entries, err := sessionfile.FindNamed(filepath.Clean(path), nil, func(name string) bool { return name == trajectoryName },
 		func(p string) (bool, error) {
-			if filepath.Base(filepath.Dir(p)) != agentDir {
+			if filepath.Base(filepath.Dir(p)) != agentDir || stepOfAggregate(p) {
 				return false, nil
 			}
 			return sniff(p)
@@ -68,6 +70,19 @@ func Inputs(path string) (inputs []adapter.Input, ok bool, err error) {
 		return nil, false, err
 	}
 	return sessionfile.Inputs(entries, input)
+}
+
+// stepOfAggregate reports whether the trajectory at path is a step of a
+// Harbor multi-step trial (<trial>/steps/<name>/agent/trajectory.json)
+// whose aggregate, <trial>/agent/trajectory.json, holds its steps again:
+// the trial's dialog is the aggregate's, and the step is not converted a
+// second time (its turns and tokens would be counted twice).
+func stepOfAggregate(path string) bool {
+	steps := filepath.Dir(filepath.Dir(filepath.Dir(path)))
+	if filepath.Base(steps) != stepsDir {
+		return false
+	}
+	return isTrajectory(filepath.Join(filepath.Dir(steps), agentDir, trajectoryName))
 }
 
 // isTrajectory reports whether the file at path starts as an ATIF

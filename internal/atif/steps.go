@@ -19,6 +19,16 @@ func (a *Adapter) steps(doc jsonraw.Value, parent string, old bool, calls callSt
 	for s := doc.Get("steps").Elements(); s.Next(); {
 		all = append(all, s.Value)
 	}
+	if order := runOrder(doc, all); main && order != nil {
+		inOrder, repeat := make([]jsonraw.Value, len(all)), make(map[int]bool, len(calls.repeat))
+		for i, from := range order {
+			inOrder[i] = all[from]
+			if calls.repeat[from] {
+				repeat[i] = true
+			}
+		}
+		all, calls.repeat = inOrder, repeat
+	}
 	// Older terminus-2 files have no user step: the prompt is the first
 	// step, a system one.
 	systemPrompt := main && !a.prompted && !hasUserStep(all)
