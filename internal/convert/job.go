@@ -375,23 +375,20 @@ func (j *Job) readSize() int {
 
 // countInputs returns the fraction of the job's inputs read
 // (dialog.Options.Progress) when every input is of known size: a saved
-// file the job reads itself, whose bytes it counts; or a session a format
+// file the job reads itself, whose bytes it counts, or a session a format
 // opens and merges on its own, whose stream counts its files' bytes
 // (adapter.ReadCounter). nil otherwise: standard input, a pipe, a feed.
-// The counts are of the files' bytes, before decompression, so that they
-// compare with their sizes. What may still wait in a buffer counts as
-// unread: the fraction stays below 1 while a buffer may still hold
-// entries. Once more is read of a file than its size when counted (a
-// session still being written), the rest's size is unknown: the fraction
-// is 0, which projects nothing, and the budget paces the rest as a
-// stream's (a fraction held at 1 would let each entry take all that is
-// left, and the entries at the end be left out). A saved file's read-ahead (the job's read buffer) is added to
-// its size; a session's (its files' buffers) is taken off what was read,
-// since a session may fill many buffers at once (one per subagent's file)
-// before its first entry. A session's file has one buffer ahead, which
-// its ReadCount counts: the job's own, when the stream is the file as it
-// is; the stream's, when it merges files, and it hands the job one record
-// a Read, the one converted next, which the job's buffer holds alone.
+// Bytes are counted before decompression, to compare with the sizes.
+//
+// What a buffer may still hold counts as unread, so the fraction stays
+// below 1 while entries may still come: a saved file's read-ahead (the
+// job's buffer) is added to its size; a session's (one buffer per file,
+// which its ReadCount reports) is taken off what was read, since a merged
+// session may fill many at once before its first entry, and hands the job
+// one record a Read. Once more of a file is read than its size when
+// counted (a session still being written), the fraction is 0: the rest is
+// paced as a stream, where a fraction held at 1 would let each entry take
+// all that is left.
 func (j *Job) countInputs() func() float64 {
 	if j.feed != nil || len(j.inputs) == 0 {
 		return nil

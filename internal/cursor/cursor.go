@@ -26,10 +26,9 @@ func Format() adapter.Format {
 
 // Detect says whether an event is Cursor's. Its system/init, user,
 // assistant and result lines look like Claude Code's (Maybe) unless their
-// members say otherwise; thinking
-// and tool_call events, the connection and retry events of a run that
-// cannot reach the model, its model_call_id and timestamp_ms, and a result
-// with a request_id are its own.
+// members say otherwise; thinking and tool_call events, the connection and
+// retry events of a run that cannot reach the model, its model_call_id and
+// timestamp_ms, and a result with a request_id are its own.
 func Detect(ev adapter.Event) adapter.Claim {
 	var typ, message jsonraw.Value
 	var own, session, claude, apiKeySource, other bool
