@@ -244,7 +244,7 @@ func (o *opener) open(path string, opt Options) (io.ReadCloser, error) {
 		m.srcs = append(m.srcs, &source{closer: af, fr: frame.NewReader(af, aopt), path: a.path, agentID: a.agentID, toolID: a.toolUseID, compaction: a.compaction, untied: !a.included, seen: make(map[uuidKey]struct{})})
 	}
 	if g.model != "" || g.cwd != "" {
-		m.out = header(g.model, g.cwd)
+		m.Out = header(g.model, g.cwd)
 	}
 	return sessionfile.Counted(m, count), nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ssebench/sse-dialog-convert/internal/dialog"
 	"github.com/ssebench/sse-dialog-convert/internal/frame"
 	"github.com/ssebench/sse-dialog-convert/internal/jsonraw"
+	"github.com/ssebench/sse-dialog-convert/internal/sessionfile"
 )
 
 // The second pass: the session's conversation and its subagents' lines as
@@ -231,10 +232,8 @@ func (why leftOut) skipReason() string {
 
 // merged is the stream: a header line, then the sources' records by time.
 type merged struct {
-	srcs    []*source
-	out     []byte
-	off     int
-	err     error
+	srcs []*source
+	sessionfile.Records
 	started bool
 }
 
@@ -254,18 +253,7 @@ func (m *merged) noteFiled() {
 	}
 }
 
-func (m *merged) Read(p []byte) (int, error) {
-	for m.off >= len(m.out) {
-		if m.err != nil {
-			return 0, m.err
-		}
-		m.out, m.off = m.out[:0], 0
-		m.err = m.next()
-	}
-	n := copy(p, m.out[m.off:])
-	m.off += n
-	return n, nil
-}
+func (m *merged) Read(p []byte) (int, error) { return m.Records.Read(p, m.next) }
 
 // next writes the earliest ready record into out; ties go to the session
 // file, then to the subagents in the order given.
@@ -288,19 +276,19 @@ func (m *merged) next() error {
 	}
 	s := m.srcs[best]
 	if s.wrap {
-		m.out = append(m.out, `{"type":"`+typeSubagent+`","agentId":`...)
-		m.out = jsonraw.AppendQuoted(m.out, s.agentID)
-		m.out = append(m.out, `,"toolUseId":`...)
-		m.out = jsonraw.AppendQuoted(m.out, s.toolID)
+		m.Out = append(m.Out, `{"type":"`+typeSubagent+`","agentId":`...)
+		m.Out = jsonraw.AppendQuoted(m.Out, s.agentID)
+		m.Out = append(m.Out, `,"toolUseId":`...)
+		m.Out = jsonraw.AppendQuoted(m.Out, s.toolID)
 		if s.compaction {
-			m.out = append(m.out, `,"compaction":true`...)
+			m.Out = append(m.Out, `,"compaction":true`...)
 		}
-		m.out = append(m.out, `,"line":`...)
-		m.out = append(m.out, s.data...)
-		m.out = append(m.out, '}', '\n')
+		m.Out = append(m.Out, `,"line":`...)
+		m.Out = append(m.Out, s.data...)
+		m.Out = append(m.Out, '}', '\n')
 	} else {
-		m.out = append(m.out, s.data...)
-		m.out = append(m.out, '\n')
+		m.Out = append(m.Out, s.data...)
+		m.Out = append(m.Out, '\n')
 	}
 	s.ready = false
 	return nil
@@ -316,10 +304,8 @@ func (m *merged) Close() error {
 			first = err
 		}
 	}
-	m.srcs, m.out = nil, nil
-	if m.err == nil {
-		m.err = errClosed
-	}
+	m.srcs = nil
+	m.Stop(errClosed)
 	return first
 }
 

@@ -156,29 +156,16 @@ type spliced struct {
 	fopt frame.Options // the framing of every file, --max-line
 	srcs []*source     // a stack: the session, then the subagent being read
 	done map[string]bool
-	out  []byte
-	off  int
-	err  error
+	sessionfile.Records
 
 	// count counts the files read (dialog.Options.Progress): a session's
 	// subagents' files from when its header names their folder.
 	count *sessionfile.Counter
 }
 
-func (s *spliced) Read(p []byte) (int, error) {
-	for s.off >= len(s.out) {
-		if s.err != nil {
-			return 0, s.err
-		}
-		s.out, s.off = s.out[:0], 0
-		s.err = s.next()
-	}
-	n := copy(p, s.out[s.off:])
-	s.off += n
-	return n, nil
-}
+func (s *spliced) Read(p []byte) (int, error) { return s.Records.Read(p, s.next) }
 
-// next puts the next record into out.
+// next puts the next record into Out.
 func (s *spliced) next() error {
 	if len(s.srcs) == 0 {
 		return io.EOF
@@ -191,7 +178,7 @@ func (s *spliced) next() error {
 		if err != nil {
 			return err
 		}
-		s.out = append(s.out, ag.start...)
+		s.Out = append(s.Out, ag.start...)
 		s.srcs = append(s.srcs, &source{rc: f, fr: frame.NewReader(f, s.fopt), callID: callIDOf(ag.start)})
 		return nil
 	}
@@ -232,17 +219,17 @@ func (s *spliced) next() error {
 // one as it is, for the converter to report).
 func (s *spliced) emit(src *source, data []byte) {
 	if src.callID == "" {
-		s.out = append(append(s.out, data...), '\n')
+		s.Out = append(append(s.Out, data...), '\n')
 		return
 	}
 	if v, verdict := src.chk.Value(data, 10000); verdict > jsonraw.Dirty || !v.IsObject() {
-		s.out = append(append(s.out, data...), '\n')
+		s.Out = append(append(s.Out, data...), '\n')
 		return
 	}
-	s.out = append(s.out, `{"type":"`+typeSubagent+`","callId":`...)
-	s.out = jsonraw.AppendQuoted(s.out, src.callID)
-	s.out = append(s.out, `,"line":`...)
-	s.out = append(append(s.out, data...), '}', '\n')
+	s.Out = append(s.Out, `{"type":"`+typeSubagent+`","callId":`...)
+	s.Out = jsonraw.AppendQuoted(s.Out, src.callID)
+	s.Out = append(s.Out, `,"line":`...)
+	s.Out = append(append(s.Out, data...), '}', '\n')
 }
 
 // subagents lists the subagent chats a message record's tool calls ran
