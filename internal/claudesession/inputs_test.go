@@ -325,6 +325,21 @@ func TestCompactionWithLogicalParentNotInFile(t *testing.T) {
 // own file is read, a rewound branch. Before, the second pass left them
 // out before the adapter saw them, and --stats counted 7 of the 15
 // records.
+// convertCounted converts the session at path read from disk, each
+// record's kind counted: the dialog, what was said on stderr, and the
+// accounting of the records.
+func convertCounted(t *testing.T, path string) (string, string, dispatch.Accounting) {
+	t.Helper()
+	r, err := claudesession.OpenSession(path)
+	require.NoError(t, err)
+	defer r.Close()
+	var out, errs bytes.Buffer
+	c := dispatch.New(&out, adaptertest.Options(), dispatch.Options{Formats: []adapter.Format{claudesession.Format()}, Forced: true, Stderr: &errs, CountKinds: true})
+	require.NoError(t, c.Feed(r, path))
+	require.NoError(t, c.Close(nil))
+	return out.String(), errs.String(), c.Accounting()
+}
+
 func TestEveryLineCountedFromDisk(t *testing.T) {
 	const (
 		u1, a1, r1, a2 = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003", "00000000-0000-4000-8000-000000000004"
@@ -355,18 +370,10 @@ func TestEveryLineCountedFromDisk(t *testing.T) {
 	adaptertest.Put(t, path, []byte(strings.Join(lines, "\n")+"\n"))
 	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-a1b2c3d.jsonl"), []byte(strings.Join(agent, "\n")+"\n"))
 
-	r, err := claudesession.OpenSession(path)
-	require.NoError(t, err)
-	defer r.Close()
-	var out, errs bytes.Buffer
-	c := dispatch.New(&out, adaptertest.Options(), dispatch.Options{Formats: []adapter.Format{claudesession.Format()}, Forced: true, Stderr: &errs, CountKinds: true})
-	require.NoError(t, c.Feed(r, path))
-	require.NoError(t, c.Close(nil))
-	got := out.String()
+	got, _, acc := convertCounted(t, path)
 	assert.Equal(t, 1, strings.Count(got, "SUBAGENT: three parsers"), "the subagent's answer once")
 	assert.NotContains(t, got, "OLD BRANCH")
 
-	acc := c.Accounting()
 	assert.Equal(t, 1+len(lines)+len(agent), acc.Read, "the stream's header, then every line of both files")
 	assert.Equal(t, acc.Read, acc.Converted+acc.Skipped)
 	const metadata = "not shown: metadata" // the reasons --stats prints (docs/usage.md)
@@ -451,21 +458,13 @@ func TestUntiedSubagentFilesCounted(t *testing.T) {
 	adaptertest.Put(t, filepath.Join(dir, "agent-0f1e2d3c.jsonl"), []byte(strings.Join(warmUp, "\n")+"\n"))
 	adaptertest.Put(t, filepath.Join(dir, "s1", "subagents", "agent-a9b8c7d.jsonl"), []byte(strings.Join(rewound, "\n")+"\n"))
 
-	r, err := claudesession.OpenSession(path)
-	require.NoError(t, err)
-	defer r.Close()
-	var out, errs bytes.Buffer
-	c := dispatch.New(&out, adaptertest.Options(), dispatch.Options{Formats: []adapter.Format{claudesession.Format()}, Forced: true, Stderr: &errs, CountKinds: true})
-	require.NoError(t, c.Feed(r, path))
-	require.NoError(t, c.Close(nil))
-	got := out.String()
+	got, errs, acc := convertCounted(t, path)
 	assert.NotContains(t, got, "WARM-UP")
 	assert.NotContains(t, got, "REWOUND")
 	assert.NotContains(t, got, "⚠", "a file the dialog does not use is no warning")
-	assert.Empty(t, errs.String())
+	assert.Empty(t, errs)
 	assert.Contains(t, got, `"total_tokens":{"in":100,"out":10}`, "the untied files' usage is no part of the session's")
 
-	acc := c.Accounting()
 	assert.Equal(t, 1+len(lines)+len(warmUp)+len(rewound), acc.Read, "the stream's header, then every line of the three files")
 	assert.Equal(t, acc.Read, acc.Converted+acc.Skipped)
 	assert.Equal(t, 2, acc.Reasons[dispatch.Skip{Kind: "user", Reason: claudesession.SkipNoCall}], "%v", acc.Reasons)
